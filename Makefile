@@ -1,0 +1,97 @@
+# eicbench: build, test, benchmark and run targets.
+# Plain GNU make; every library through pkg-config.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-D_FILE_OFFSET_BITS=64 -I. -MMD -MP
+PKGS     = libpq liburing jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
+override CFLAGS += $(PKG_CFLAGS)
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+override CFLAGS += -DEICBENCH_VERSION='"0.1-$(GIT_REV)"' 
+LDLIBS  += $(PKG_LIBS) -lpthread -lm
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+SQL_EMBED  := bench/sql_embed.c
+SQL_FILES  := $(sort $(wildcard sql/*.sql sql/*/*.sql))
+IO_SRCS    := $(sort $(wildcard io/*.c))
+BENCH_SRCS := $(sort $(filter-out $(SQL_EMBED),$(wildcard bench/*.c)) $(SQL_EMBED))
+IO_OBJS    := $(IO_SRCS:.c=.o)
+BENCH_OBJS := $(BENCH_SRCS:.c=.o)
+LIBIO      := io/libeicio.a
+
+UNIT_SRCS  := $(sort $(wildcard tests/test_*.c))
+UNIT_BINS  := $(UNIT_SRCS:.c=)
+
+all: eicbench
+
+eicbench: $(BENCH_OBJS) $(LIBIO)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(LIBIO) $(LDLIBS)
+
+$(SQL_EMBED): $(SQL_FILES) scripts/embed-sql.sh
+	@echo "  GEN     $@"
+	$(Q)scripts/embed-sql.sh $@ $(SQL_FILES)
+
+$(LIBIO): $(IO_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $(IO_OBJS)
+
+%.o: %.c
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+# A unit test links with its own module only: tests/test_NAME.c with
+# bench/NAME.o (when that exists) and the io library. Tests that need more
+# name it in tests/deps.mk as test_NAME_DEPS.
+-include tests/deps.mk
+tests/test_%.o: tests/test_%.c
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -c -o $@ $<
+
+.SECONDARY:
+.SECONDEXPANSION:
+tests/test_%: tests/test_%.o $$(subst .c,.o,$$(wildcard bench/$$*.c)) $$(test_$$*_DEPS) $(LIBIO)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+unit: $(UNIT_BINS)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)scripts/run-tests.sh $(UNIT_BINS)
+
+asan:
+	$(Q)$(MAKE) --no-print-directory clean
+	$(Q)$(MAKE) --no-print-directory check \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined"
+	$(Q)$(MAKE) --no-print-directory clean
+
+run: deps all
+	$(Q)scripts/run-main.sh
+
+bench-load: deps all
+	$(Q)scripts/bench-load.sh
+
+bench-probe: deps all
+	$(Q)scripts/bench-probe.sh
+
+clean:
+	rm -f eicbench $(SQL_EMBED) $(LIBIO) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
+
+.PHONY: all deps unit check asan run bench-load bench-probe clean
+
+-include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

@@ -1,0 +1,69 @@
+/*
+ * main: the eicbench program. One explicit, alphabetical command table;
+ * global options (--help, --version); exit codes 0 success, 1 a run failed,
+ * 2 bad usage or bad input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/cmd.h"
+
+#ifndef EICBENCH_VERSION
+#define EICBENCH_VERSION "unknown"
+#endif
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
+	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
+};
+
+int cmd_exit_code(int ret)
+{
+	if (ret == 0)
+		return 0;
+	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+}
+
+int cmd_fail(const char *cmd, int ret, const char *msg)
+{
+	fprintf(stderr, "eicbench %s: %s\n", cmd, msg);
+	return cmd_exit_code(ret);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: eicbench COMMAND [options]   (eicbench COMMAND --help for its options)\n\n"
+		     "How much does this storage gain from I/O concurrency, why, and which\n"
+		     "effective_io_concurrency should it get?\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("eicbench %s\n", EICBENCH_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 2, argv + 2);
+	fprintf(stderr, "eicbench: unknown command '%s'; the commands are:\n", argv[1]);
+	usage(stderr);
+	return EXIT_BAD_INPUT;
+}

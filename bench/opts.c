@@ -1,0 +1,243 @@
+/*
+ * opts: table-driven option parsing. The table is the single description of
+ * each option; parsing, range checks and --help all read it.
+ */
+#include "bench/opts.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int opts_parse_ll(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int suffix_scale(const char *suf, const char *const *names,
+			const double *scales, double *scale)
+{
+	for (int i = 0; names[i]; i++) {
+		if (!strcasecmp(suf, names[i])) {
+			*scale = scales[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int opts_parse_size(const char *s, uint64_t *out)
+{
+	static const char *const names[] = { "", "b", "k", "kb", "kib", "m",
+		"mb", "mib", "g", "gb", "gib", "t", "tb", "tib", NULL };
+	static const double scales[] = { 1, 1, 0x1p10, 0x1p10, 0x1p10, 0x1p20,
+		0x1p20, 0x1p20, 0x1p30, 0x1p30, 0x1p30, 0x1p40, 0x1p40, 0x1p40 };
+	double scale;
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || suffix_scale(end, names, scales, &scale) < 0)
+		return -EINVAL;
+	if ((double)v * scale > (double)UINT64_MAX / 2)
+		return -EINVAL;
+	*out = (uint64_t)v * (uint64_t)scale;
+	return 0;
+}
+
+int opts_parse_seconds(const char *s, double *out)
+{
+	static const char *const names[] = { "", "s", "ms", "m", "min", "h", NULL };
+	static const double scales[] = { 1, 1, 1e-3, 60, 60, 3600 };
+	double scale, v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v) || suffix_scale(end, names, scales, &scale) < 0)
+		return -EINVAL;
+	*out = v * scale;
+	return 0;
+}
+
+int opts_parse_ll_list(const char *flag, const char *s, long long min,
+		       long long max, long long *out, int maxn,
+		       char *err, size_t errlen)
+{
+	char item[64];
+	const char *p = s;
+	int n = 0;
+
+	if (!s || !*s) {
+		snprintf(err, errlen, "--%s: the list is empty; give comma-separated whole numbers from %lld to %lld",
+			 flag, min, max);
+		return -EINVAL;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (len >= sizeof(item) || n == maxn) {
+			snprintf(err, errlen, "--%s: '%s' is too long; at most %d items", flag, s, maxn);
+			return -EINVAL;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (opts_parse_ll(item, min, max, &out[n]) < 0) {
+			snprintf(err, errlen, "--%s: '%s' is not allowed; give comma-separated whole numbers from %lld to %lld",
+				 flag, item, min, max);
+			return -EINVAL;
+		}
+		n++;
+		if (!p[len])
+			return n;
+		p += len + 1;
+	}
+}
+
+static const struct opt_desc *find(const struct opt_desc *t, const char *name,
+				   size_t len)
+{
+	for (; t->name; t++)
+		if (strlen(t->name) == len && !strncmp(t->name, name, len))
+			return t;
+	return NULL;
+}
+
+static int range_error(const struct opt_desc *d, const char *v, char *err,
+		       size_t errlen)
+{
+	switch (d->type) {
+	case OPT_INT:
+		snprintf(err, errlen, "--%s: '%s' is not allowed; give a whole number from %lld to %lld",
+			 d->name, v, d->min, d->max);
+		break;
+	case OPT_SIZE:
+		snprintf(err, errlen, "--%s: '%s' is not allowed; give a size from %lld to %lld bytes (suffixes k, m, g)",
+			 d->name, v, d->min, d->max);
+		break;
+	default:
+		snprintf(err, errlen, "--%s: '%s' is not allowed; give a duration in seconds (suffixes ms, s, m, h), more than 0",
+			 d->name, v);
+	}
+	return -EINVAL;
+}
+
+static int store(const struct opt_desc *d, void *cfg, const char *v,
+		 char *err, size_t errlen)
+{
+	char *field = (char *)cfg + d->offset;
+	struct opt_list *l;
+	uint64_t sz;
+	double sec;
+
+	switch (d->type) {
+	case OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OPT_STR:
+		*(const char **)field = v;
+		return 0;
+	case OPT_LIST:
+		l = (struct opt_list *)field;
+		if (l->n == OPT_LIST_MAX) {
+			snprintf(err, errlen, "--%s: given more than %d times", d->name, OPT_LIST_MAX);
+			return -EINVAL;
+		}
+		l->v[l->n++] = v;
+		return 0;
+	case OPT_INT:
+		if (opts_parse_ll(v, d->min, d->max, (long long *)field) < 0)
+			return range_error(d, v, err, errlen);
+		return 0;
+	case OPT_SIZE:
+		if (opts_parse_size(v, &sz) < 0 || sz < (uint64_t)d->min ||
+		    sz > (uint64_t)d->max)
+			return range_error(d, v, err, errlen);
+		*(uint64_t *)field = sz;
+		return 0;
+	case OPT_SECONDS:
+		if (opts_parse_seconds(v, &sec) < 0 || sec <= 0)
+			return range_error(d, v, err, errlen);
+		*(double *)field = sec;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
+	       char *err, size_t errlen)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq, *v;
+		const struct opt_desc *d;
+		size_t len;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return 1;
+		if (strncmp(a, "--", 2) != 0) {
+			snprintf(err, errlen, "unexpected argument '%s'; options start with --", a);
+			return -EINVAL;
+		}
+		a += 2;
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		d = find(table, a, len);
+		if (!d) {
+			snprintf(err, errlen, "unknown option '--%.*s'; see --help", (int)len, a);
+			return -EINVAL;
+		}
+		if (d->type == OPT_FLAG) {
+			if (eq) {
+				snprintf(err, errlen, "--%s takes no value", d->name);
+				return -EINVAL;
+			}
+			v = NULL;
+		} else if (eq) {
+			v = eq + 1;
+		} else if (i + 1 < argc) {
+			v = argv[++i];
+		} else {
+			snprintf(err, errlen, "--%s needs a value (%s)", d->name,
+				 d->metavar ? d->metavar : "see --help");
+			return -EINVAL;
+		}
+		if (store(d, cfg, v, err, errlen) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+void opts_usage(FILE *out, const char *usage, const struct opt_desc *t)
+{
+	fprintf(out, "usage: %s\n\noptions:\n", usage);
+	for (; t->name; t++) {
+		char left[64];
+
+		snprintf(left, sizeof(left), "--%s%s%s", t->name,
+			 t->metavar ? " " : "", t->metavar ? t->metavar : "");
+		fprintf(out, "  %-26s %s", left, t->help);
+		if (t->def)
+			fprintf(out, " (default %s)", t->def);
+		fputc('\n', out);
+	}
+}

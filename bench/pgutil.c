@@ -1,0 +1,84 @@
+/*
+ * pgutil: libpq helpers; see pgutil.h.
+ */
+#include "bench/pgutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/sqltext.h"
+
+static void set_err(PGconn *c, const PGresult *r, const char *sql, char *err,
+		    size_t errlen)
+{
+	const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
+	size_t n = strcspn(sql, "\n");
+
+	snprintf(err, errlen, "%s(while running: %.*s%s)", m && *m ? m : "no result\n",
+		 (int)(n > 120 ? 120 : n), sql, n > 120 || sql[n] ? " ..." : "");
+}
+
+PGresult *pgutil_query(PGconn *c, const char *sql, int nparams,
+		       const char *const *params, char *err, size_t errlen)
+{
+	PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, 0);
+	ExecStatusType st = PQresultStatus(r);
+
+	if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK)
+		return r;
+	set_err(c, r, sql, err, errlen);
+	PQclear(r);
+	return NULL;
+}
+
+int pgutil_exec(PGconn *c, const char *sql, int nparams,
+		const char *const *params, char *err, size_t errlen)
+{
+	PGresult *r = pgutil_query(c, sql, nparams, params, err, errlen);
+
+	if (!r)
+		return -EIO;
+	PQclear(r);
+	return 0;
+}
+
+int pgutil_exec_file(PGconn *c, const char *name, char *err, size_t errlen)
+{
+	const char *text = sql_text(name);
+	char stmt[8192];
+	size_t pos = 0;
+	int n;
+
+	if (!text) {
+		snprintf(err, errlen, "no SQL file sql/%s in this build", name);
+		return -EINVAL;
+	}
+	while ((n = sql_next_statement(text, &pos, stmt, sizeof(stmt))) > 0)
+		if (pgutil_exec(c, stmt, 0, NULL, err, errlen) < 0)
+			return -EIO;
+	if (n < 0) {
+		snprintf(err, errlen, "a statement in sql/%s is longer than %zu bytes", name, sizeof(stmt));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen)
+{
+	const char *p[] = { name };
+	char sql[256];
+	PGresult *r;
+	int found;
+
+	r = pgutil_query(c, sql_text("server/db_exists.sql"), 1, p, err, errlen);
+	if (!r)
+		return -EIO;
+	found = PQntuples(r) > 0;
+	PQclear(r);
+	if (found)
+		return 0;
+	/* CREATE DATABASE takes no parameters; NAME is the suite's own constant. */
+	snprintf(sql, sizeof(sql), sql_text("server/create_db.sql"), name);
+	return pgutil_exec(c, sql, 0, NULL, err, errlen);
+}

@@ -1,0 +1,995 @@
+/*
+ * server: the managed cluster and the external-server mode.
+ * Tools run as argv (never through a shell), as the server's user when
+ * invoked as root. The postmaster is started directly and detached (so a
+ * stop can be watched without zombies), and readiness is polled every 5 ms;
+ * every wait is bounded by the --timeout setting.
+ */
+#include "bench/server.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "io/cache.h"
+
+#define MARKER "eicbench.json"
+#define LOGFILE "eicbench-server.log"
+#define POLL_MS 5
+
+double server_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+void server_cfg_defaults(struct server_cfg *cfg)
+{
+	*cfg = (struct server_cfg){ .port = 5432, .timeout_s = 120 };
+}
+
+/* ---- child processes --------------------------------------------------- */
+
+static int become_user(const struct server *s)
+{
+	if (!s->drop_privileges)
+		return 0;
+	if (initgroups(s->user, s->gid) < 0 || setgid(s->gid) < 0 ||
+	    setuid(s->uid) < 0)
+		return -1;
+	return 0;
+}
+
+static void child_exec(const struct server *s, bool as_user, int outfd,
+		       char *const argv[])
+{
+	int devnull = open("/dev/null", O_RDONLY);
+
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	dup2(outfd, 1);
+	dup2(outfd, 2);
+	if (as_user && become_user(s) < 0) {
+		dprintf(2, "cannot switch to user %s: %s\n", s->user, strerror(errno));
+		_exit(126);
+	}
+	execv(argv[0], argv);
+	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Read what the child prints into OUT (keeping the last part), bounded. */
+static int drain(int fd, char *out, size_t outlen, double deadline_ms)
+{
+	size_t used = 0;
+	char buf[4096];
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double left = deadline_ms - server_now_ms();
+		ssize_t n;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, (int)left + 1) < 0 && errno != EINTR)
+			return -errno;
+		n = read(fd, buf, sizeof(buf));
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (!out || outlen < 2)
+			continue;
+		if (used + n >= outlen) {	/* keep the tail */
+			size_t keep = outlen / 2;
+
+			memmove(out, out + used - (used > keep ? keep : used), used > keep ? keep : used);
+			used = used > keep ? keep : used;
+		}
+		if ((size_t)n >= outlen - used)
+			n = outlen - used - 1;
+		memcpy(out + used, buf, n);
+		used += n;
+		out[used] = '\0';
+	}
+}
+
+/*
+ * Run ARGV and wait for it, bounded by TIMEOUT_S; its output goes to OUT.
+ * Returns the exit status (0..255), or -errno.
+ */
+static int run_prog(const struct server *s, bool as_user, char *const argv[],
+		    char *out, size_t outlen, double timeout_s)
+{
+	double deadline = server_now_ms() + timeout_s * 1e3;
+	int pfd[2], status, ret;
+	pid_t pid;
+
+	if (out && outlen)
+		out[0] = '\0';
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return ret;
+	}
+	if (pid == 0)
+		child_exec(s, as_user, pfd[1], argv);
+	close(pfd[1]);
+	ret = drain(pfd[0], out, outlen, deadline);
+	close(pfd[0]);
+	if (ret == -ETIMEDOUT)
+		kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (ret < 0)
+		return ret;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int server_split_argv(char *cmd, char **argv, int max)
+{
+	int n = 0;
+	char *r = cmd, *w = cmd;
+
+	for (;;) {
+		char quote = 0;
+
+		while (*r == ' ' || *r == '\t')
+			r++;
+		if (!*r)
+			break;
+		if (n == max - 1)
+			return -EINVAL;
+		argv[n++] = w;
+		for (; *r && (quote || (*r != ' ' && *r != '\t')); r++) {
+			if (!quote && (*r == '\'' || *r == '"'))
+				quote = *r;
+			else if (quote && *r == quote)
+				quote = 0;
+			else
+				*w++ = *r;
+		}
+		if (quote)
+			return -EINVAL;
+		if (*r)
+			r++;
+		*w++ = '\0';
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+/* ---- resolving binaries, user and paths --------------------------------- */
+
+static int set_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+static bool has_tools(const char *dir)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/postgres", dir);
+	if (access(p, X_OK) < 0)
+		return false;
+	snprintf(p, sizeof(p), "%s/initdb", dir);
+	return access(p, X_OK) == 0;
+}
+
+static int bindir_from_pg_config(struct server *s)
+{
+	static const char *const cands[] = { "/usr/bin/pg_config",
+		"/usr/local/bin/pg_config", "/usr/local/pgsql/bin/pg_config", NULL };
+	char out[PATH_MAX];
+
+	for (int i = 0; cands[i]; i++) {
+		char *argv[] = { (char *)cands[i], "--bindir", NULL };
+
+		if (access(cands[i], X_OK) < 0)
+			continue;
+		if (run_prog(s, false, argv, out, sizeof(out), 10) != 0)
+			continue;
+		out[strcspn(out, "\n")] = '\0';
+		if (has_tools(out) && set_str(s->bindir, sizeof(s->bindir), out) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* The newest /usr/lib/postgresql/N/bin with a server in it. */
+static int bindir_from_debian(struct server *s)
+{
+	DIR *d = opendir("/usr/lib/postgresql");
+	struct dirent *de;
+	long best = -1;
+
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d)) != NULL) {
+		char p[PATH_MAX];
+		long v = strtol(de->d_name, NULL, 10);
+
+		snprintf(p, sizeof(p), "/usr/lib/postgresql/%s/bin", de->d_name);
+		if (v > best && has_tools(p) &&
+		    set_str(s->bindir, sizeof(s->bindir), p) == 0)
+			best = v;
+	}
+	closedir(d);
+	return best < 0 ? -ENOENT : 0;
+}
+
+static int resolve_bindir(const struct server_cfg *cfg, struct server *s,
+			  char *err, size_t errlen)
+{
+	if (cfg->pgbin) {
+		if (!has_tools(cfg->pgbin)) {
+			snprintf(err, errlen, "--pgbin: '%s' holds no PostgreSQL server binaries (postgres, initdb); give the directory that does",
+				 cfg->pgbin);
+			return -EINVAL;
+		}
+		return set_str(s->bindir, sizeof(s->bindir), cfg->pgbin);
+	}
+	if (bindir_from_pg_config(s) == 0 || bindir_from_debian(s) == 0)
+		return 0;
+	snprintf(err, errlen, "no PostgreSQL server binaries found (looked at pg_config --bindir and /usr/lib/postgresql/*/bin); install the server (scripts/install-deps.sh) or give --pgbin DIR");
+	return -EINVAL;
+}
+
+static int resolve_user(const struct server_cfg *cfg, struct server *s,
+			char *err, size_t errlen)
+{
+	struct passwd *pw;
+
+	if (geteuid() != 0) {
+		pw = getpwuid(geteuid());
+		if (cfg->user && (!pw || strcmp(cfg->user, pw->pw_name))) {
+			snprintf(err, errlen, "--user '%s': running the server as another user needs root; omit --user to run it as yourself",
+				 cfg->user);
+			return -EINVAL;
+		}
+		snprintf(s->user, sizeof(s->user), "%s", pw ? pw->pw_name : "?");
+		s->uid = geteuid();
+		s->gid = getegid();
+		return 0;
+	}
+	pw = getpwnam(cfg->user ? cfg->user : "postgres");
+	if (!pw || pw->pw_uid == 0) {
+		snprintf(err, errlen, "--user '%s': %s; PostgreSQL refuses to run as root, so give an existing unprivileged user",
+			 cfg->user ? cfg->user : "postgres", pw ? "is root" : "no such user");
+		return -EINVAL;
+	}
+	snprintf(s->user, sizeof(s->user), "%s", pw->pw_name);
+	s->uid = pw->pw_uid;
+	s->gid = pw->pw_gid;
+	s->drop_privileges = true;
+	return 0;
+}
+
+static int resolve_datadir(const struct server_cfg *cfg, struct server *s,
+			   char *err, size_t errlen)
+{
+	const char *d = cfg->datadir ? cfg->datadir : SERVER_DEFAULT_DATADIR;
+	char cwd[PATH_MAX];
+	size_t len;
+
+	if (d[0] == '/') {
+		snprintf(s->datadir, sizeof(s->datadir), "%s", d);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (snprintf(s->datadir, sizeof(s->datadir), "%s/%s", cwd, d) >= (int)sizeof(s->datadir))
+			return -ENAMETOOLONG;
+	}
+	len = strlen(s->datadir);
+	while (len > 1 && s->datadir[len - 1] == '/')
+		s->datadir[--len] = '\0';
+	/* The socket lives in the data directory: sun_path holds 107 bytes. */
+	if (len + strlen("/.s.PGSQL.65535") > 107) {
+		snprintf(err, errlen, "--datadir '%s': the path is %zu characters; the server's Unix socket lives in it, so it must be at most %zu",
+			 s->datadir, len, 107 - strlen("/.s.PGSQL.65535"));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void dpath(const struct server *s, const char *name, char *out, size_t len)
+{
+	snprintf(out, len, "%s/%s", s->datadir, name);
+}
+
+/* The marker records what init chose; later commands take the port from it. */
+static int read_marker(struct server *s)
+{
+	char p[PATH_MAX];
+	json_t *j, *port;
+
+	dpath(s, MARKER, p, sizeof(p));
+	j = json_load_file(p, 0, NULL);
+	if (!j)
+		return 0;
+	port = json_object_get(j, "port");
+	if (json_is_integer(port))
+		s->port = (int)json_integer_value(port);
+	json_decref(j);
+	return 1;
+}
+
+static int resolve_external(const struct server_cfg *cfg, struct server *s,
+			    char *err, size_t errlen)
+{
+	char copy[1024], *argv[64];
+
+	s->external = true;
+	s->dsn = cfg->dsn;
+	if (!cfg->restart_cmd)
+		return 0;
+	snprintf(copy, sizeof(copy), "%s", cfg->restart_cmd);
+	if (strlen(cfg->restart_cmd) >= sizeof(copy) ||
+	    server_split_argv(copy, argv, 64) <= 0) {
+		snprintf(err, errlen, "--restart-cmd '%s': give a command and its arguments (quotes group words; no shell)",
+			 cfg->restart_cmd);
+		return -EINVAL;
+	}
+	snprintf(s->restart_cmd, sizeof(s->restart_cmd), "%s", cfg->restart_cmd);
+	return 0;
+}
+
+int server_resolve(const struct server_cfg *cfg, struct server *s,
+		   char *err, size_t errlen)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->port = (int)cfg->port;
+	s->timeout_s = cfg->timeout_s;
+	if (cfg->restart_cmd && !cfg->dsn) {
+		snprintf(err, errlen, "--restart-cmd is for a server given with --dsn; the managed cluster is restarted by eicbench itself");
+		return -EINVAL;
+	}
+	if (cfg->dsn)
+		return resolve_external(cfg, s, err, errlen);
+	ret = resolve_user(cfg, s, err, errlen);
+	if (ret == 0)
+		ret = resolve_bindir(cfg, s, err, errlen);
+	if (ret == 0)
+		ret = resolve_datadir(cfg, s, err, errlen);
+	if (ret == 0)
+		read_marker(s);
+	return ret;
+}
+
+/* ---- the managed cluster ------------------------------------------------ */
+
+int server_is_managed(const struct server *s)
+{
+	char p[PATH_MAX];
+
+	if (s->external)
+		return 0;
+	dpath(s, MARKER, p, sizeof(p));
+	return access(p, F_OK) == 0;
+}
+
+static bool is_cluster(const struct server *s)
+{
+	char p[PATH_MAX];
+
+	dpath(s, "PG_VERSION", p, sizeof(p));
+	return access(p, F_OK) == 0;
+}
+
+/* Can the server's user write DIR (and reach it through every parent)? */
+static bool user_can_write(const struct server *s, const char *dir)
+{
+	int status;
+	pid_t pid;
+
+	if (!s->drop_privileges)
+		return access(dir, W_OK | X_OK) == 0;
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0)
+		_exit(become_user(s) == 0 && access(dir, W_OK | X_OK) == 0 ? 0 : 1);
+	if (waitpid(pid, &status, 0) < 0)
+		return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static bool dir_is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool empty = true;
+
+	if (!d)
+		return errno == ENOENT;
+	while (empty && (de = readdir(d)) != NULL)
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+static int prepare_datadir(struct server *s, char *err, size_t errlen)
+{
+	int ret;
+
+	if (is_cluster(s)) {
+		snprintf(err, errlen, "--datadir '%s' already holds a cluster%s; use it as it is, or give an empty or new directory",
+			 s->datadir, server_is_managed(s) ? " made by eicbench" : "");
+		return -EINVAL;
+	}
+	if (!dir_is_empty(s->datadir)) {
+		snprintf(err, errlen, "--datadir '%s' exists and is not empty, and is not a PostgreSQL cluster; give an empty or new directory",
+			 s->datadir);
+		return -EINVAL;
+	}
+	ret = mkdir_p(s->datadir, 0700);
+	if (ret < 0) {
+		snprintf(err, errlen, "--datadir '%s': cannot create it: %s", s->datadir, strerror(-ret));
+		return -EINVAL;
+	}
+	if (s->drop_privileges && chown(s->datadir, s->uid, s->gid) < 0)
+		return -errno;
+	if (!user_can_write(s, s->datadir)) {
+		snprintf(err, errlen, "--datadir '%s': user %s cannot write it (check the directory and every parent's permissions)",
+			 s->datadir, s->user);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int append_conf(struct server *s, const char *listen)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	dpath(s, "postgresql.conf", p, sizeof(p));
+	f = fopen(p, "a");
+	if (!f)
+		return -errno;
+	fprintf(f, "\n# eicbench: a private cluster, reached through the Unix socket in its\n"
+		   "# data directory; no TCP unless eicbench server init --listen was given.\n"
+		   "listen_addresses = '%s'\n"
+		   "unix_socket_directories = '%s'\n"
+		   "unix_socket_permissions = 0700\n"
+		   "port = %d\n",
+		listen ? listen : "", s->datadir, s->port);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+static int write_marker(struct server *s, const char *listen)
+{
+	char p[PATH_MAX];
+	json_t *j;
+	int ret;
+
+	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "created_by", "eicbench",
+		      "port", s->port, "user", s->user, "bindir", s->bindir,
+		      "listen", listen ? listen : "");
+	dpath(s, MARKER, p, sizeof(p));
+	ret = json_dump_file(j, p, JSON_INDENT(2)) == 0 ? 0 : -EIO;
+	json_decref(j);
+	if (ret == 0 && s->drop_privileges && chown(p, s->uid, s->gid) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/* Is TCP PORT on ADDRS free? Only asked when --listen opens TCP. */
+static int tcp_port_free(int port)
+{
+	char p[64];
+	FILE *f;
+	char line[512];
+	int busy = 0;
+
+	snprintf(p, sizeof(p), ":%04X ", port);
+	for (int i = 0; i < 2 && !busy; i++) {
+		f = fopen(i ? "/proc/net/tcp6" : "/proc/net/tcp", "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (strstr(line, p) && strstr(line, " 0A "))	/* LISTEN */
+				busy = 1;
+		fclose(f);
+	}
+	return !busy;
+}
+
+int server_init(struct server *s, const char *listen, char *err, size_t errlen)
+{
+	char pwfile[PATH_MAX], out[4096], initdb[PATH_MAX], pgdata[PATH_MAX + 8];
+	int ret;
+
+	if (s->external) {
+		snprintf(err, errlen, "server init makes a managed cluster; it cannot be used with --dsn");
+		return -EINVAL;
+	}
+	if (listen && *listen && !tcp_port_free(s->port)) {
+		snprintf(err, errlen, "--port %d is in use by another program; give a free port", s->port);
+		return -EINVAL;
+	}
+	ret = prepare_datadir(s, err, errlen);
+	if (ret < 0)
+		return ret;
+	(void)pwfile;
+	snprintf(initdb, sizeof(initdb), "%s/initdb", s->bindir);
+	snprintf(pgdata, sizeof(pgdata), "--pgdata=%s", s->datadir);
+	{
+		char *argv[] = { initdb, pgdata, "--username=" SERVER_SUPERUSER,
+			"--auth=trust", "--encoding=UTF8", "--locale=C",
+			"--no-instructions", NULL };
+
+		ret = run_prog(s, true, argv, out, sizeof(out), s->timeout_s);
+	}
+	if (ret != 0) {
+		snprintf(err, errlen, "initdb failed (%s%d); it said:\n%s",
+			 ret < 0 ? "error " : "exit status ", ret, out);
+		return ret < 0 ? ret : -EIO;
+	}
+	ret = append_conf(s, listen);
+	if (ret == 0)
+		ret = write_marker(s, listen);
+	if (ret < 0)
+		snprintf(err, errlen, "cannot write the configuration in '%s': %s",
+			 s->datadir, strerror(-ret));
+	return ret;
+}
+
+static int managed_or_error(const struct server *s, char *err, size_t errlen)
+{
+	if (s->external) {
+		snprintf(err, errlen, "the server given with --dsn is not managed by eicbench; it cannot be started or stopped here");
+		return -EINVAL;
+	}
+	if (!is_cluster(s)) {
+		snprintf(err, errlen, "--datadir '%s' is not a PostgreSQL cluster; run 'eicbench server init --datadir %s' first",
+			 s->datadir, s->datadir);
+		return -EINVAL;
+	}
+	if (!server_is_managed(s)) {
+		snprintf(err, errlen, "--datadir '%s' is a cluster eicbench did not create; eicbench does not restart servers it did not start: use --dsn with --restart-cmd",
+			 s->datadir);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Is PID a live process? The detached postmaster is reparented to a reaper
+ * that may be slow, so an exited one can linger as a zombie: that counts as
+ * gone.
+ */
+static bool pid_alive(pid_t pid)
+{
+	char p[64], buf[512], *rp;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
+}
+
+pid_t server_running_pid(const struct server *s)
+{
+	char p[PATH_MAX], line[32] = "";
+	FILE *f;
+	long pid;
+
+	dpath(s, "postmaster.pid", p, sizeof(p));
+	f = fopen(p, "r");
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	pid = strtol(line, NULL, 10);
+	if (pid <= 0 || !pid_alive((pid_t)pid))
+		return 0;
+	return (pid_t)pid;
+}
+
+/* Start the postmaster detached (double fork); return its pid or -errno. */
+static pid_t spawn_postmaster(const struct server *s)
+{
+	char postgres[PATH_MAX], log[PATH_MAX];
+	char *argv[] = { postgres, "-D", (char *)s->datadir, NULL };
+	int pfd[2], status;
+	pid_t child, pm = -EIO;
+
+	snprintf(postgres, sizeof(postgres), "%s/postgres", s->bindir);
+	dpath(s, LOGFILE, log, sizeof(log));
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	child = fork();
+	if (child < 0)
+		return -errno;
+	if (child == 0) {
+		pid_t gc;
+
+		setsid();
+		gc = fork();
+		if (gc != 0) {
+			if (write(pfd[1], &gc, sizeof(gc)) != sizeof(gc))
+				_exit(1);
+			_exit(0);
+		}
+		if (become_user(s) < 0)
+			_exit(126);
+		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		child_exec(s, false, fd >= 0 ? fd : 2, argv);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &pm, sizeof(pm)) != sizeof(pm))
+		pm = -EIO;
+	close(pfd[0]);
+	waitpid(child, &status, 0);
+	return pm;
+}
+
+static const char *const conn_keys[] = { "host", "port", "user", "dbname",
+	"application_name", "connect_timeout", NULL };
+
+static void conn_values(const struct server *s, const char *db, char *port,
+			const char **vals)
+{
+	snprintf(port, 8, "%d", s->port);
+	vals[0] = s->datadir;
+	vals[1] = port;
+	vals[2] = SERVER_SUPERUSER;
+	vals[3] = db;
+	vals[4] = "eicbench";
+	vals[5] = "10";
+	vals[6] = NULL;
+}
+
+static PGPing ping(const struct server *s)
+{
+	static const char *const ext_keys[] = { "dbname", "connect_timeout", NULL };
+	const char *vals[7];
+	char port[8];
+
+	if (s->external) {
+		const char *ev[] = { s->dsn, "10", NULL };
+
+		return PQpingParams(ext_keys, ev, 1);
+	}
+	conn_values(s, "postgres", port, vals);
+	return PQpingParams(conn_keys, vals, 0);
+}
+
+int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errlen)
+{
+	double deadline = server_now_ms() + s->timeout_s * 1e3;
+
+	for (;;) {
+		PGPing r = ping(s);
+
+		if (r == PQPING_OK)
+			return 0;
+		if (r == PQPING_NO_ATTEMPT) {
+			snprintf(err, errlen, "cannot connect: the connection settings are invalid");
+			return -EINVAL;
+		}
+		if (pid > 0 && !pid_alive(pid)) {
+			snprintf(err, errlen, "the server exited during start-up; the end of its log:\n");
+			server_log_tail(s, err, errlen, 12);
+			return -EIO;
+		}
+		if (server_now_ms() > deadline) {
+			snprintf(err, errlen, "the server did not accept connections within %.0f s; the end of its log:\n",
+				 s->timeout_s);
+			server_log_tail(s, err, errlen, 12);
+			return -ETIMEDOUT;
+		}
+		sleep_ms(POLL_MS);
+	}
+}
+
+int server_start(struct server *s, char *err, size_t errlen)
+{
+	int ret = managed_or_error(s, err, errlen);
+	pid_t pid;
+
+	if (ret < 0)
+		return ret;
+	pid = server_running_pid(s);
+	if (pid > 0)
+		return server_wait_ready(s, pid, err, errlen);
+	pid = spawn_postmaster(s);
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
+		return pid;
+	}
+	return server_wait_ready(s, pid, err, errlen);
+}
+
+int server_stop(struct server *s, char *err, size_t errlen)
+{
+	int ret = managed_or_error(s, err, errlen);
+	double deadline = server_now_ms() + s->timeout_s * 1e3;
+	pid_t pid;
+
+	if (ret < 0)
+		return ret;
+	pid = server_running_pid(s);
+	if (pid <= 0)
+		return 0;
+	if (kill(pid, SIGINT) < 0) {	/* fast shutdown */
+		snprintf(err, errlen, "cannot signal the server (pid %d): %s", (int)pid, strerror(errno));
+		return -errno;
+	}
+	while (pid_alive(pid)) {
+		if (server_now_ms() > deadline) {
+			snprintf(err, errlen, "the server (pid %d) did not stop within %.0f s", (int)pid, s->timeout_s);
+			return -ETIMEDOUT;
+		}
+		sleep_ms(1);
+	}
+	return 0;
+}
+
+void server_log_tail(const struct server *s, char *err, size_t errlen, int lines)
+{
+	char p[PATH_MAX], buf[8192];
+	size_t used = strlen(err);
+	ssize_t n;
+	int fd, seen = 0;
+	char *start;
+	off_t size;
+
+	dpath(s, LOGFILE, p, sizeof(p));
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	lseek(fd, size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0, SEEK_SET);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	start = buf + n;
+	while (start > buf && seen <= lines)
+		if (*--start == '\n' && start[1] != '\0')
+			seen++;
+	if (*start == '\n')
+		start++;
+	snprintf(err + used, errlen > used ? errlen - used : 0, "%s", start);
+}
+
+static void quiet_notice(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+PGconn *server_connect(const struct server *s, const char *dbname,
+		       char *err, size_t errlen)
+{
+	const char *vals[7];
+	char port[8];
+	PGconn *c;
+
+	if (s->external) {
+		const char *ek[] = { "dbname", "dbname", "application_name", NULL };
+		const char *ev[] = { s->dsn, dbname, "eicbench", NULL };
+
+		if (!dbname)
+			ek[1] = "application_name", ek[2] = NULL, ev[1] = "eicbench";
+		c = PQconnectdbParams(ek, ev, 1);
+	} else {
+		conn_values(s, dbname ? dbname : SERVER_DBNAME, port, vals);
+		c = PQconnectdbParams(conn_keys, vals, 0);
+	}
+	if (c && PQstatus(c) == CONNECTION_OK) {
+		PQsetNoticeProcessor(c, quiet_notice, NULL);
+		return c;
+	}
+	snprintf(err, errlen, "cannot connect: %s", c ? PQerrorMessage(c) : "out of memory");
+	PQfinish(c);
+	return NULL;
+}
+
+/* ---- cold cycle ---------------------------------------------------------- */
+
+static int drop_caches(const struct server *s, const char *datadir,
+		       struct cold_times *t, char *err, size_t errlen)
+{
+	struct cache_evict_stats st = { 0 };
+	int ret;
+
+	(void)s;
+	if (geteuid() == 0) {
+		snprintf(t->method, sizeof(t->method), "drop_caches");
+		ret = cache_drop_all();
+	} else {
+		snprintf(t->method, sizeof(t->method), "fadvise");
+		ret = cache_evict_tree(datadir, &st);
+		t->evicted_files = st.files;
+		if (ret == 0 && st.failed)
+			ret = -EACCES;
+	}
+	if (ret < 0)
+		snprintf(err, errlen, "cannot drop the page cache (%s) for '%s': %s",
+			 t->method, datadir, strerror(-ret));
+	return ret;
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syncfs(fd) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int cold_managed(struct server *s, struct cold_times *t, char *err,
+			size_t errlen)
+{
+	double t0 = server_now_ms(), t1, t2, t3, t4;
+	pid_t pid;
+	int ret;
+
+	ret = server_stop(s, err, errlen);
+	t1 = server_now_ms();
+	if (ret == 0)
+		ret = sync_dir(s->datadir);
+	t2 = server_now_ms();
+	if (ret == 0)
+		ret = drop_caches(s, s->datadir, t, err, errlen);
+	t3 = server_now_ms();
+	if (ret < 0)
+		return ret;
+	pid = spawn_postmaster(s);
+	t4 = server_now_ms();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
+		return pid;
+	}
+	ret = server_wait_ready(s, pid, err, errlen);
+	t->stop_ms = t1 - t0;
+	t->sync_ms = t2 - t1;
+	t->drop_ms = t3 - t2;
+	t->start_ms = t4 - t3;
+	t->ready_ms = server_now_ms() - t4;
+	t->total_ms = server_now_ms() - t0;
+	return ret;
+}
+
+/* The external server's data directory, when we may read it, for eviction. */
+static void external_datadir(const struct server *s, char *out, size_t len)
+{
+	char err[256];
+	PGconn *c = server_connect(s, NULL, err, sizeof(err));
+	PGresult *r;
+
+	out[0] = '\0';
+	if (!c)
+		return;
+	r = PQexec(c, "SHOW data_directory");
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+		snprintf(out, len, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+}
+
+static int cold_external(struct server *s, struct cold_times *t, char *err,
+			 size_t errlen)
+{
+	char cmd[1024], *argv[64], out[2048], datadir[PATH_MAX];
+	double t0 = server_now_ms(), t1, t2, t3;
+	int ret;
+
+	if (!s->restart_cmd[0]) {
+		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd: eicbench does not restart a server it did not start, and without a restart its shared buffers stay warm");
+		return -EINVAL;
+	}
+	external_datadir(s, datadir, sizeof(datadir));
+	if (geteuid() != 0 && !datadir[0]) {
+		snprintf(err, errlen, "cannot make the --dsn server cold: not root (so no drop_caches) and its data_directory is not known to this role (so no eviction)");
+		return -EINVAL;
+	}
+	snprintf(cmd, sizeof(cmd), "%s", s->restart_cmd);
+	server_split_argv(cmd, argv, 64);
+	ret = run_prog(s, false, argv, out, sizeof(out), s->timeout_s);
+	t1 = server_now_ms();
+	if (ret != 0) {
+		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
+			 ret < 0 ? "error " : "exit status ", ret, out);
+		return ret < 0 ? ret : -EIO;
+	}
+	ret = sync_dir(datadir[0] ? datadir : "/");
+	t2 = server_now_ms();
+	if (ret == 0)
+		ret = drop_caches(s, datadir, t, err, errlen);
+	t3 = server_now_ms();
+	if (ret == 0)
+		ret = server_wait_ready(s, 0, err, errlen);
+	t->stop_ms = 0;
+	t->start_ms = t1 - t0;	/* the restart command did both */
+	t->sync_ms = t2 - t1;
+	t->drop_ms = t3 - t2;
+	t->ready_ms = server_now_ms() - t3;
+	t->total_ms = server_now_ms() - t0;
+	return ret;
+}
+
+int server_cold(struct server *s, struct cold_times *t, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (s->external)
+		return cold_external(s, t, err, errlen);
+	ret = managed_or_error(s, err, errlen);
+	return ret < 0 ? ret : cold_managed(s, t, err, errlen);
+}

@@ -1,0 +1,111 @@
+/*
+ * server: the managed cluster (initdb, start, stop, status, cold cycle) and
+ * the external-server mode (--dsn plus an optional --restart-cmd).
+ * The managed cluster listens on a Unix socket inside its own data directory
+ * (mode 0700) and on no TCP address unless --listen names one. Invoked as
+ * root, the server runs as an unprivileged user (default "postgres").
+ * Functions return 0, -EINVAL for bad input (exit 2), or another -errno for a
+ * failed run (exit 1), and fill a caller-owned message.
+ */
+#ifndef BENCH_SERVER_H
+#define BENCH_SERVER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <libpq-fe.h>
+
+#include "bench/opts.h"
+
+#define SERVER_DEFAULT_DATADIR "data/pg"
+#define SERVER_DBNAME "eicbench"
+#define SERVER_SUPERUSER "postgres"
+
+struct server_cfg {
+	const char *datadir;
+	const char *pgbin;
+	const char *user;
+	const char *listen;
+	const char *dsn;
+	const char *restart_cmd;
+	long long   port;
+	double      timeout_s;
+};
+
+/* Table entries for the options every server-using command shares. */
+#define SERVER_OPTS(type, m)						\
+	{ "datadir", OPT_STR, offsetof(type, m.datadir), 0, 0, "DIR",	\
+	  SERVER_DEFAULT_DATADIR, "data directory of the managed cluster, on the device under test" }, \
+	{ "pgbin", OPT_STR, offsetof(type, m.pgbin), 0, 0, "DIR",	\
+	  "pg_config --bindir", "directory holding initdb and postgres" }, \
+	{ "user", OPT_STR, offsetof(type, m.user), 0, 0, "NAME",	\
+	  "postgres", "unprivileged user the server runs as when invoked as root" }, \
+	{ "port", OPT_INT, offsetof(type, m.port), 1, 65535, "N",	\
+	  "5432", "port (names the Unix socket; TCP only with --listen); set at init" }, \
+	{ "listen", OPT_STR, offsetof(type, m.listen), 0, 0, "ADDRS",	\
+	  "none", "TCP listen_addresses for the managed cluster; set at init" }, \
+	{ "dsn", OPT_STR, offsetof(type, m.dsn), 0, 0, "CONNINFO",	\
+	  NULL, "use an existing server instead of the managed cluster" }, \
+	{ "restart-cmd", OPT_STR, offsetof(type, m.restart_cmd), 0, 0, "CMD", \
+	  NULL, "command that restarts the --dsn server (run as argv, no shell)" }, \
+	{ "timeout", OPT_SECONDS, offsetof(type, m.timeout_s), 0, 0, "SECS", \
+	  "120s", "bound on every wait for the server" }
+
+void server_cfg_defaults(struct server_cfg *cfg);
+
+struct server {
+	char   datadir[1024];     /* absolute; "" for an external server */
+	char   bindir[1024];
+	char   user[64];
+	uid_t  uid;
+	gid_t  gid;
+	bool   drop_privileges;     /* invoked as root: run tools as user */
+	bool   external;
+	int    port;
+	double timeout_s;
+	const char *dsn;            /* external only */
+	char   restart_cmd[1024];   /* external only */
+};
+
+/* Check options and find binaries, user and data directory. */
+int server_resolve(const struct server_cfg *cfg, struct server *s,
+		   char *err, size_t errlen);
+
+/* Is DATADIR a cluster eicbench created? 1 yes, 0 no such cluster. */
+int server_is_managed(const struct server *s);
+
+int server_init(struct server *s, const char *listen, char *err, size_t errlen);
+int server_start(struct server *s, char *err, size_t errlen);
+int server_stop(struct server *s, char *err, size_t errlen);
+
+/* Running postmaster's pid, 0 when stopped. */
+pid_t server_running_pid(const struct server *s);
+
+/* A connection to DBNAME (NULL: the suite's database), or NULL with ERR. */
+PGconn *server_connect(const struct server *s, const char *dbname,
+		       char *err, size_t errlen);
+
+/* Wait until the server accepts connections, polling every 5 ms. */
+int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errlen);
+
+struct cold_times {
+	double stop_ms, sync_ms, drop_ms, start_ms, ready_ms, total_ms;
+	char   method[32];          /* "drop_caches" or "fadvise" */
+	long   evicted_files;
+};
+
+/* Stop, sync, drop page caches, start, wait ready. */
+int server_cold(struct server *s, struct cold_times *t, char *err, size_t errlen);
+
+/* Append the last lines of the server log to ERR (after a failed start). */
+void server_log_tail(const struct server *s, char *err, size_t errlen, int lines);
+
+/* Split CMD into words (quotes group, no shell expansion). Count or -EINVAL. */
+int server_split_argv(char *cmd, char **argv, int max);
+
+/* Monotonic clock in milliseconds. */
+double server_now_ms(void);
+
+#endif

@@ -1,0 +1,49 @@
+#!/bin/sh
+# install-deps.sh: install what eicbench needs to build, test and run, with
+# apt-get on Debian or Ubuntu. Does nothing when everything is present.
+# Runs apt-get as root, or through sudo when not root.
+set -eu
+
+PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libcmocka-dev
+postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+# A server must be installed (the postgresql metapackage pulls one in, but an
+# existing installation of another major version is fine too).
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: missing packages:$missing" >&2
+	echo "install-deps: apt-get not found; install them with your system's package manager" >&2
+	exit 2
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO="sudo"
+	else
+		echo "install-deps: missing packages:$missing; run as root or install sudo" >&2
+		exit 2
+	fi
+fi
+
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# Debian's postgresql-common creates and starts a "main" cluster on install;
+# eicbench never uses it, so keep the package from creating one.
+if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+	$SUDO mkdir -p /etc/postgresql-common
+	echo "create_main_cluster = false" | $SUDO tee /etc/postgresql-common/createcluster.conf >/dev/null
+fi
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,1 @@
+COPY test FROM STDIN WITH (FORMAT binary, FREEZE);

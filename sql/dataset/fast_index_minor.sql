@@ -1,0 +1,1 @@
+CREATE INDEX minor_idx ON test (major, minor);

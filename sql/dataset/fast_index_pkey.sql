@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX test_pkey ON test (major);

@@ -1,0 +1,1 @@
+ALTER TABLE test ADD CONSTRAINT test_pkey PRIMARY KEY USING INDEX test_pkey;

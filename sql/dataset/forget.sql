@@ -1,0 +1,2 @@
+DELETE FROM eicbench_dataset;
+DROP TABLE IF EXISTS test;

@@ -1,0 +1,1 @@
+SELECT setseed($1::float8);

@@ -1,0 +1,6 @@
+# Extra objects a unit test links with, beyond bench/NAME.o and io/libeicio.a.
+test_blocks_DEPS = tests/fixture.o
+test_engines_DEPS = tests/fixture.o
+test_dataset_DEPS = bench/server.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/gen.o
+test_server_DEPS = bench/opts.o
+test_sqltext_DEPS = bench/sql_embed.o

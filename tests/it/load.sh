@@ -1,0 +1,60 @@
+# The data set: both recipes on a real cluster, reuse, reproducibility, bad input.
+. tests/it/lib.sh
+D=$T/pg
+P=54393
+N=300000
+cluster pg $P
+q() { sql "$D" $P "$1"; }
+
+fails 2 "'0' is not allowed" "--rows 0 is refused" "$EB" load --datadir "$D" --rows 0
+fails 2 "'-5' is not allowed" "negative --rows is refused" "$EB" load --datadir "$D" --rows -5
+fails 2 "'many' is not allowed" "non-numeric --rows is refused" "$EB" load --datadir "$D" --rows many
+fails 2 "give fast or blog" "an unknown recipe is refused" "$EB" load --datadir "$D" --recipe quick
+fails 2 "is not a PostgreSQL cluster" "a missing cluster is refused" "$EB" load --datadir "$T/none" --rows 10
+need=$((2000000000 / 1024 / 1024 / 1024 * 80))
+avail=$(df -P -k "$T" | awk 'NR==2 { print int($4 / 1024 / 1024) }')
+if [ "$avail" -lt "$need" ]; then
+	fails 2 "needs about .* GiB free" "not enough free space is refused before loading" "$EB" load --datadir "$D" --rows 2000000000
+fi
+
+ok "fast load of $N rows" "$EB" load --datadir "$D" --rows $N --seed 7
+same "row count" "$(q 'select count(*) from test')" $((N + 1))
+same "major runs 0..N in physical order" "$(q "select min(major) = 0 and max(major) = $N and bool_and(ctid = ('(' || major / 226 || ',' || major % 226 + 1 || ')')::tid) from test")" t
+same "minor stays in 0..1000" "$(q 'select min(minor) = 0 and max(minor) = 1000 from test')" t
+same "minor is uniform (mean near 500)" "$(q 'select abs(avg(minor) - 500) < 3 from test')" t
+same "minor 0 and 1000 are half as likely as the rest" "$(q 'select count(*) filter (where minor = 0) between 80 and 220 and count(*) filter (where minor = 1000) between 80 and 220 and count(*) filter (where minor = 500) between 200 and 400 from test')" t
+same "primary key like the post's" "$(q "select pg_get_constraintdef(oid) from pg_constraint where conname = 'test_pkey'")" "PRIMARY KEY (major)"
+same "minor_idx like the post's" "$(q "select indexdef from pg_indexes where indexname = 'minor_idx'")" "CREATE INDEX minor_idx ON public.test USING btree (major, minor)"
+same "major is NOT NULL, minor nullable" "$(q "select string_agg(attname || ':' || attnotnull, ',' order by attnum) from pg_attribute where attrelid = 'test'::regclass and attnum > 0")" "major:true,minor:false"
+q 'create extension if not exists pg_visibility' >/dev/null
+same "every page is frozen (VACUUM FREEZE)" "$(q "select count(*) from pg_visibility_map('test') where not all_frozen")" 0
+same "statistics are there (ANALYZE)" "$(q "select count(*) from pg_stats where tablename = 'test'")" 2
+same "durability settings restored after the load" "$(q "select current_setting('wal_level') || ',' || current_setting('fsync') || ',' || current_setting('full_page_writes') || ',' || current_setting('autovacuum')")" "replica,on,on,on"
+sum7=$(q "select md5(string_agg(minor::text, ',' order by major)) from test")
+ok "load info is recorded" test "$(q 'select rows from eicbench_dataset')" = $N
+heap=$(q "select pg_relation_size('test')")
+
+out=$("$EB" load --datadir "$D" --rows $N --seed 7 2>&1)
+same "the same data set is reused, not reloaded" "$(echo "$out" | grep -c 'already loaded; reused')" 1
+ok "forced reload" "$EB" load --datadir "$D" --rows $N --seed 7 --force
+same "the same seed gives the same table" "$(q "select md5(string_agg(minor::text, ',' order by major)) from test")" "$sum7"
+ok "another seed" "$EB" load --datadir "$D" --rows $N --seed 8
+same "another seed gives another table" "$( [ "$(q "select md5(string_agg(minor::text, ',' order by major)) from test")" != "$sum7" ] && echo differs)" differs
+
+ok "blog recipe load" "$EB" load --datadir "$D" --rows $N --recipe blog
+same "blog: row count" "$(q 'select count(*) from test')" $((N + 1))
+same "blog: minor in 0..1000, mean near 500" "$(q 'select min(minor) >= 0 and max(minor) <= 1000 and abs(avg(minor) - 500) < 3 from test')" t
+same "blog: table size equals the fast recipe's" "$(q "select pg_relation_size('test')")" "$heap"
+same "blog: every page is frozen" "$(q "select count(*) from pg_visibility_map('test') where not all_frozen")" 0
+same "blog: recorded as blog" "$(q 'select recipe from eicbench_dataset')" blog
+
+# Interrupted load: nothing half-made looks finished.
+"$EB" load --datadir "$D" --rows 30000000 --seed 9 >/dev/null 2>&1 &
+lp=$!
+sleep 2
+kill -INT $lp
+wait $lp
+rc=$?
+same "an interrupted load fails" "$( [ "$rc" -ne 0 ] && echo failed)" failed
+same "an interrupted load records no data set" "$(q 'select count(*) from eicbench_dataset')" 0
+same "settings restored after an interrupted load" "$(q "select current_setting('wal_level') || ',' || current_setting('fsync')")" "replica,on"

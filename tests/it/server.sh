@@ -1,0 +1,65 @@
+# The managed cluster: init, start, status, cold, stop; external mode; bad input.
+. tests/it/lib.sh
+D=$T/pg
+P=54391
+
+fails 2 "not a PostgreSQL cluster" "start on a missing cluster is refused" "$EB" server start --datadir "$T/none"
+mkdir "$T/junk" && touch "$T/junk/file"
+fails 2 "not empty, and is not a PostgreSQL cluster" "init on a non-empty non-cluster is refused" "$EB" server init --datadir "$T/junk"
+fails 2 "is not a PostgreSQL cluster" "cold on a non-cluster is refused" "$EB" server cold --datadir "$T/junk"
+fails 2 "holds no PostgreSQL server binaries" "a --pgbin without binaries is refused" "$EB" server init --datadir "$T/x" --pgbin /nonexistent
+fails 2 "port.*70000" "an out-of-range port is refused" "$EB" server init --datadir "$T/x" --port 70000
+fails 2 "unknown action 'frobnicate'" "an unknown action is refused" "$EB" server frobnicate
+fails 2 "unknown option '--nope'" "an unknown option is refused" "$EB" server status --nope
+long=$T/$(printf 'd%.0s' $(seq 1 120))
+fails 2 "must be at most" "a data directory too long for the socket is refused" "$EB" server init --datadir "$long"
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -m 700 "$T/private"
+	fails 2 "cannot write it" "a data directory the server's user cannot reach is refused" "$EB" server init --datadir "$T/private/pg"
+	[ ! -e "$T/private/pg/PG_VERSION" ]; same "nothing half-made is left there" "$?" 0
+fi
+
+ok "init" "$EB" server init --datadir "$D" --port $P
+fails 2 "already holds a cluster made by eicbench" "a second init is refused" "$EB" server init --datadir "$D"
+cleanup_dirs="$D"
+ok "start" "$EB" server start --datadir "$D"
+ok "start again is harmless" "$EB" server start --datadir "$D"
+same "socket is in the data directory" "$(test -S "$D/.s.PGSQL.$P" && echo yes)" yes
+same "no TCP listener on the port" "$(grep -ci ":$(printf '%04X' $P) .* 0A " /proc/net/tcp /proc/net/tcp6 | awk -F: '{s+=$2} END {print s}')" 0
+same "status says running" "$("$EB" server status --datadir "$D" --json | jq -r .running)" true
+same "server answers" "$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c 'select 1')" 1
+
+psql -X -q -h "$D" -p $P -U postgres -d postgres -c "create table warm as select g from generate_series(1, 200000) g; select count(*) from warm" >/dev/null
+f=$D/$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c "select pg_relation_filepath('warm')")
+resident() { fincore --noheadings --output PAGES "$1" | tr -d ' '; }
+same "a table just read is in the page cache" "$( [ "$(resident "$f")" -gt 0 ] && echo yes)" yes
+pid0=$(head -1 "$D/postmaster.pid")
+j=$("$EB" server cold --datadir "$D" --json)
+same "cold cycle reports its method" "$(echo "$j" | jq -r .method)" "$([ "$(id -u)" -eq 0 ] && echo drop_caches || echo fadvise)"
+same "cold cycle times every step" "$(echo "$j" | jq '[.stop_ms,.sync_ms,.drop_ms,.start_ms,.ready_ms,.total_ms] | map(select(. >= 0)) | length')" 6
+same "after cold the table is out of the page cache" "$(resident "$f")" 0
+same "cold restarted the server (new postmaster)" "$( [ "$pid0" != "$(head -1 "$D/postmaster.pid")" ] && echo yes)" yes
+same "server answers after cold" "$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c 'select 2')" 2
+
+# An external server: never restarted without a restart command.
+DSN="host=$D port=$P user=postgres dbname=postgres"
+fails 2 "cannot be made cold without --restart-cmd" "cold of a --dsn server without a restart command is refused" "$EB" server cold --dsn "$DSN"
+fails 2 "is for a server given with --dsn" "--restart-cmd without --dsn is refused" "$EB" server cold --datadir "$D" --restart-cmd /bin/true
+fails 2 "not managed by eicbench" "stop of a --dsn server is refused" "$EB" server stop --dsn "$DSN"
+ok "status of a --dsn server" "$EB" server status --dsn "$DSN"
+pid1=$(head -1 "$D/postmaster.pid")
+ok "cold of a --dsn server through its restart command" "$EB" server cold --dsn "$DSN" --restart-cmd "$EB server restart --datadir '$D'"
+pid2=$(head -1 "$D/postmaster.pid")
+same "the restart command ran (new postmaster)" "$( [ "$pid1" != "$pid2" ] && echo yes)" yes
+fails 1 "restart-cmd failed" "a failing restart command is reported" "$EB" server cold --dsn "$DSN" --restart-cmd /bin/false
+
+# A port in use: a second TCP cluster on the same port is refused.
+ok "init with TCP" "$EB" server init --datadir "$T/tcp1" --port 54392 --listen 127.0.0.1
+cleanup_dirs="$cleanup_dirs $T/tcp1"
+ok "start with TCP" "$EB" server start --datadir "$T/tcp1"
+fails 2 "in use" "a port in use is refused" "$EB" server init --datadir "$T/tcp2" --port 54392 --listen 127.0.0.1
+
+ok "stop" "$EB" server stop --datadir "$D"
+same "status says stopped" "$("$EB" server status --datadir "$D" --json | jq -r .running)" false
+printf 'bogus_setting_xyz = 1\n' >>"$D/postgresql.conf"
+fails 1 "bogus_setting_xyz" "a failed start shows the server log" "$EB" server start --datadir "$D" --timeout 20

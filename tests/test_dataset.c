@@ -1,0 +1,80 @@
+/*
+ * test_dataset: size estimates against sizes PostgreSQL 15 produced for the
+ * same row counts, and the free-space check before a load.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "bench/dataset.h"
+
+/* Measured on PostgreSQL 15 after loading (bytes). */
+static const struct size_case {
+	long long rows;                 /* last value of major */
+	uint64_t heap, index;
+} measured[] = {
+	{ 1000000, 36249600, 22487040 },
+	{ 10000000, 362479616, 224641024 },
+};
+
+static void estimates(void **state)
+{
+	struct dataset_estimate e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(measured) / sizeof(measured[0]); i++) {
+		dataset_estimate(measured[i].rows, &e);
+		assert_int_equal(e.heap_bytes, measured[i].heap);
+		/* within 0.5% */
+		assert_true(e.index_bytes > measured[i].index * 0.995);
+		assert_true(e.index_bytes < measured[i].index * 1.005);
+		assert_true(e.need_bytes > e.heap_bytes + 2 * e.index_bytes);
+	}
+	/* 100M rows: heap 3.46 GB, each index 2.14 GB (FACTS) */
+	dataset_estimate(100000000, &e);
+	assert_true(e.heap_bytes > 3.45e9 * 1.048 && e.heap_bytes < 3.47e9 * 1.048);
+}
+
+static void space(void **state)
+{
+	struct dataset_estimate e;
+	struct statvfs v;
+	char err[512] = "";
+	int ret;
+
+	(void)state;
+	assert_int_equal(dataset_check_space(".", 1000, err, sizeof(err)), 0);
+	dataset_estimate(DATASET_MAX_ROWS, &e);
+	assert_int_equal(statvfs(".", &v), 0);
+	ret = dataset_check_space(".", DATASET_MAX_ROWS, err, sizeof(err));
+	if ((uint64_t)v.f_bavail * v.f_frsize < e.need_bytes) {
+		assert_int_equal(ret, -EINVAL);
+		assert_non_null(strstr(err, "--rows 2000000000 needs about"));
+		assert_non_null(strstr(err, "GiB is free"));
+	} else {
+		assert_int_equal(ret, 0);
+	}
+}
+
+static void recipe_names(void **state)
+{
+	(void)state;
+	assert_string_equal(dataset_recipe_name(RECIPE_FAST), "fast");
+	assert_string_equal(dataset_recipe_name(RECIPE_BLOG), "blog");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(estimates),
+		cmocka_unit_test(space),
+		cmocka_unit_test(recipe_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,138 @@
+/*
+ * test_server: resolving options without a server: argv splitting for
+ * --restart-cmd (no shell), data directory paths, user handling.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/server.h"
+
+static const struct split_case {
+	const char *in;
+	int n;
+	const char *w[4];
+} splits[] = {
+	{ "pg_ctlcluster 15 main restart", 4, { "pg_ctlcluster", "15", "main", "restart" } },
+	{ "  systemctl   restart\tpostgresql ", 3, { "systemctl", "restart", "postgresql" } },
+	{ "sh -c 'a; b'", 3, { "sh", "-c", "a; b" } },
+	{ "x \"a b\"c", 2, { "x", "a bc" } },
+	{ "echo $HOME", 2, { "echo", "$HOME" } },
+	{ "", 0, { NULL } },
+	{ "x 'open", -EINVAL, { NULL } },
+};
+
+static void split(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(splits) / sizeof(splits[0]); i++) {
+		char buf[128], *argv[8];
+		int n;
+
+		snprintf(buf, sizeof(buf), "%s", splits[i].in);
+		n = server_split_argv(buf, argv, 8);
+		assert_int_equal(n, splits[i].n);
+		for (int k = 0; k < n; k++)
+			assert_string_equal(argv[k], splits[i].w[k]);
+		if (n >= 0)
+			assert_null(argv[n]);
+	}
+}
+
+static int resolve(struct server_cfg *cfg, struct server *s, char *err)
+{
+	err[0] = '\0';
+	return server_resolve(cfg, s, err, 1024);
+}
+
+static void paths(void **state)
+{
+	struct server_cfg cfg;
+	struct server s;
+	char err[1024], cwd[512], want[1100];
+
+	(void)state;
+	server_cfg_defaults(&cfg);
+	cfg.datadir = "data/x/";
+	assert_int_equal(resolve(&cfg, &s, err), 0);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(want, sizeof(want), "%s/data/x", cwd);
+	assert_string_equal(s.datadir, want);
+	assert_int_equal(s.port, 5432);
+
+	cfg.datadir = "/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "must be at most"));
+
+	cfg.datadir = NULL;
+	cfg.pgbin = "/nonexistent";
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "--pgbin: '/nonexistent' holds no PostgreSQL"));
+}
+
+static void external(void **state)
+{
+	struct server_cfg cfg;
+	struct server s;
+	char err[1024];
+
+	(void)state;
+	server_cfg_defaults(&cfg);
+	cfg.restart_cmd = "/bin/true";
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "--restart-cmd is for a server given with --dsn"));
+	cfg.dsn = "host=/nowhere";
+	cfg.restart_cmd = "broken 'quote";
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "--restart-cmd 'broken 'quote'"));
+	cfg.restart_cmd = "pg_ctlcluster 15 main restart";
+	assert_int_equal(resolve(&cfg, &s, err), 0);
+	assert_true(s.external);
+	assert_string_equal(s.restart_cmd, "pg_ctlcluster 15 main restart");
+}
+
+static void users(void **state)
+{
+	struct server_cfg cfg;
+	struct server s;
+	char err[1024];
+
+	(void)state;
+	server_cfg_defaults(&cfg);
+	cfg.user = "no_such_user_eicbench";
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	if (geteuid() == 0) {
+		assert_non_null(strstr(err, "no such user"));
+		cfg.user = "root";
+		assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+		assert_non_null(strstr(err, "PostgreSQL refuses to run as root"));
+		cfg.user = NULL;
+		if (resolve(&cfg, &s, err) == 0) {	/* the postgres user exists */
+			assert_true(s.drop_privileges);
+			assert_string_equal(s.user, "postgres");
+		}
+	} else {
+		assert_non_null(strstr(err, "needs root"));
+		cfg.user = NULL;
+		assert_int_equal(resolve(&cfg, &s, err), 0);
+		assert_false(s.drop_privileges);
+		assert_int_equal(s.uid, geteuid());
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(split),
+		cmocka_unit_test(paths),
+		cmocka_unit_test(external),
+		cmocka_unit_test(users),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
