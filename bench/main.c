@@ -21,6 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
+	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
 	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
 };
 

@@ -1,0 +1,327 @@
+/*
+ * sysstat: /proc/diskstats, /proc/stat and /proc/PID/stat snapshots and their
+ * differences, and the block device under a path with its /sys/block queue
+ * settings. The *_parse functions take the text, so tests feed fixtures; the
+ * *_read functions read the live file. Returns 0 or -errno; never prints.
+ */
+#include "io/sysstat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Copy at most len-1 bytes of src (of which n are wanted) and terminate. */
+static void copy_str(char *dst, size_t len, const char *src, size_t n)
+{
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Read a small text file (procfs, sysfs) whole into a malloc'd string. */
+static int read_text(const char *path, char **out)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap), *grown;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0 || !buf) {
+		int rc = fd < 0 ? -errno : -ENOMEM;
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len - 1 == 0) {
+			grown = realloc(buf, cap * 2);
+			if (!grown)
+				break;
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	return n < 0 ? (free(buf), -EIO) : 0;
+}
+
+/* First line of a sysfs file, trailing newline removed, into buf. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	char *text;
+	int rc = read_text(path, &text);
+
+	if (rc < 0)
+		return rc;
+	copy_str(buf, len, text, strcspn(text, "\n"));
+	free(text);
+	return 0;
+}
+
+static long read_long(const char *path)
+{
+	char buf[64];
+
+	if (read_line(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+int sysstat_disk_parse(const char *text, const char *name, struct disk_snap *out)
+{
+	const char *line = text;
+	char dev[SYSSTAT_NAME_MAX];
+	unsigned maj, min;
+	struct disk_snap d;
+
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		d = (struct disk_snap){ 0 };
+		int n = sscanf(line, "%u %u %63s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			       " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+			       " %" SCNu64 " %" SCNu64 " %" SCNu64,
+			       &maj, &min, dev, &d.reads, &d.reads_merged, &d.read_sectors,
+			       &d.read_ms, &d.writes, &d.writes_merged, &d.write_sectors,
+			       &d.write_ms, &d.in_flight, &d.io_ms, &d.weighted_ms);
+		if (n == 14 && strcmp(dev, name) == 0) {
+			snprintf(d.name, sizeof(d.name), "%s", dev);
+			*out = d;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int sysstat_disk_read(const char *name, struct disk_snap *out)
+{
+	char *text;
+	int rc = read_text("/proc/diskstats", &text);
+
+	if (rc < 0)
+		return rc;
+	rc = sysstat_disk_parse(text, name, out);
+	out->taken_ns = now_ns();
+	free(text);
+	return rc;
+}
+
+void sysstat_disk_diff(const struct disk_snap *a, const struct disk_snap *b,
+		       struct disk_delta *out)
+{
+	double ms;
+
+	*out = (struct disk_delta){
+		.elapsed_s = (double)(b->taken_ns - a->taken_ns) / 1e9,
+		.reads = b->reads - a->reads,
+		.reads_merged = b->reads_merged - a->reads_merged,
+		.read_bytes = (b->read_sectors - a->read_sectors) * 512,
+		.writes = b->writes - a->writes,
+		.write_bytes = (b->write_sectors - a->write_sectors) * 512,
+	};
+	ms = out->elapsed_s * 1000.0;
+	if (out->reads) {
+		out->avg_read_kib = (double)out->read_bytes / (double)out->reads / 1024.0;
+		out->read_await_ms = (double)(b->read_ms - a->read_ms) / (double)out->reads;
+	}
+	if (ms > 0) {
+		out->avg_queue_depth = (double)(b->weighted_ms - a->weighted_ms) / ms;
+		out->util_pct = (double)(b->io_ms - a->io_ms) / ms * 100.0;
+	}
+}
+
+int sysstat_cpu_parse(const char *text, struct cpu_snap *out)
+{
+	const char *line;
+	struct cpu_snap c = { 0 };
+
+	if (sscanf(text, "cpu %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+		   " %" SCNu64 " %" SCNu64 " %" SCNu64, &c.user, &c.nice, &c.system,
+		   &c.idle, &c.iowait, &c.irq, &c.softirq, &c.steal) < 4)
+		return -EINVAL;
+	for (line = strchr(text, '\n'); line; line = strchr(line + 1, '\n'))
+		if (strncmp(line + 1, "cpu", 3) == 0 && line[4] >= '0' && line[4] <= '9')
+			c.ncpu++;
+	*out = c;
+	return 0;
+}
+
+int sysstat_cpu_read(struct cpu_snap *out)
+{
+	char *text;
+	int rc = read_text("/proc/stat", &text);
+
+	if (rc < 0)
+		return rc;
+	rc = sysstat_cpu_parse(text, out);
+	free(text);
+	return rc;
+}
+
+static uint64_t cpu_total(const struct cpu_snap *c)
+{
+	return c->user + c->nice + c->system + c->idle + c->iowait + c->irq +
+	       c->softirq + c->steal;
+}
+
+void sysstat_cpu_diff(const struct cpu_snap *a, const struct cpu_snap *b,
+		      struct cpu_delta *out)
+{
+	double total = (double)(cpu_total(b) - cpu_total(a));
+
+	*out = (struct cpu_delta){ 0 };
+	if (total <= 0)
+		return;
+	out->user_pct = (double)((b->user + b->nice) - (a->user + a->nice)) / total * 100.0;
+	out->system_pct = (double)((b->system + b->irq + b->softirq) -
+				   (a->system + a->irq + a->softirq)) / total * 100.0;
+	out->iowait_pct = (double)(b->iowait - a->iowait) / total * 100.0;
+	out->idle_pct = (double)(b->idle - a->idle) / total * 100.0;
+}
+
+int sysstat_proc_parse(const char *text, struct proc_snap *out)
+{
+	const char *p = strrchr(text, ')');
+	uint64_t utime, stime;
+
+	if (!p)
+		return -EINVAL;
+	/* After "pid (comm)": state is field 3; utime and stime are 14 and 15. */
+	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %" SCNu64
+		   " %" SCNu64, &utime, &stime) != 2)
+		return -EINVAL;
+	*out = (struct proc_snap){ .utime = utime, .stime = stime };
+	return 0;
+}
+
+int sysstat_proc_read(pid_t pid, struct proc_snap *out)
+{
+	char path[64], *text;
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((rc = read_text(path, &text)) < 0)
+		return rc;
+	rc = sysstat_proc_parse(text, out);
+	out->taken_ns = now_ns();
+	free(text);
+	return rc;
+}
+
+void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
+		       struct proc_delta *out)
+{
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	double elapsed = (double)(b->taken_ns - a->taken_ns) / 1e9;
+
+	*out = (struct proc_delta){
+		.user_s = (double)(b->utime - a->utime) / hz,
+		.system_s = (double)(b->stime - a->stime) / hz,
+	};
+	if (elapsed > 0)
+		out->cpu_share = (out->user_s + out->system_s) / elapsed;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* /sys/dev/block/MAJ:MIN resolves to .../block/DISK[/PART]: fill name and disk. */
+static int device_names(dev_t dev, struct device_info *out)
+{
+	char link[64], target[PATH_MAX], *slash;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	target[n] = '\0';
+	copy_str(out->name, sizeof(out->name), base_name(target), strlen(base_name(target)));
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
+	if (access(link, F_OK) == 0 && (slash = strrchr(target, '/')) != NULL) {
+		*slash = '\0';
+		copy_str(out->disk, sizeof(out->disk), base_name(target), strlen(base_name(target)));
+	} else {
+		memcpy(out->disk, out->name, sizeof(out->disk));
+	}
+	return 0;
+}
+
+static long queue_long(const char *disk, const char *what)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", disk, what);
+	return read_long(path);
+}
+
+/* "none [mq-deadline] kyber" -> "mq-deadline"; a lone word is taken as is. */
+static void selected_scheduler(const char *line, char *out, size_t len)
+{
+	const char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close)
+		copy_str(out, len, open + 1, (size_t)(close - open - 1));
+	else
+		copy_str(out, len, line, strlen(line));
+}
+
+static void queue_settings(struct device_info *out)
+{
+	char path[PATH_MAX], line[256];
+
+	out->rotational = (int)queue_long(out->disk, "rotational");
+	out->nr_requests = queue_long(out->disk, "nr_requests");
+	out->read_ahead_kb = queue_long(out->disk, "read_ahead_kb");
+	out->logical_block_size = queue_long(out->disk, "logical_block_size");
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", out->disk);
+	if (read_line(path, line, sizeof(line)) == 0)
+		selected_scheduler(line, out->scheduler, sizeof(out->scheduler));
+	snprintf(path, sizeof(path), "/sys/block/%s/device/model", out->disk);
+	if (read_line(path, out->model, sizeof(out->model)) == 0) {
+		size_t n = strlen(out->model);
+		while (n > 0 && out->model[n - 1] == ' ')
+			out->model[--n] = '\0';
+	}
+}
+
+int sysstat_device_for_path(const char *path, struct device_info *out)
+{
+	struct stat st;
+	int rc;
+
+	*out = (struct device_info){
+		.rotational = -1, .nr_requests = -1, .read_ahead_kb = -1,
+		.logical_block_size = -1,
+	};
+	if (stat(path, &st) < 0)
+		return -errno;
+	rc = device_names(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, out);
+	if (rc < 0)
+		return rc;
+	queue_settings(out);
+	return 0;
+}

@@ -1,0 +1,3 @@
+-- The post's query (Portavita, 2019): a Bitmap Heap Scan over a BitmapOr.
+-- Dense: about 10% of the rows, on most heap pages, read in ascending order.
+SELECT * FROM test WHERE major BETWEEN 10 AND 100 OR minor BETWEEN 800 AND 900

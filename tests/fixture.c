@@ -1,0 +1,90 @@
+/*
+ * fixture: files whose blocks name themselves, for checking that a read
+ * returned the block it asked for. Test support only.
+ */
+#include "tests/fixture.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *fixture_dir(void)
+{
+	char *dir = strdup("/var/tmp/eicbench-test-XXXXXX");
+
+	if (dir && !mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+char *fixture_path(const char *dir, const char *name)
+{
+	char *p = NULL;
+
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
+static void fill(uint64_t *words, uint32_t block_bytes, uint64_t block)
+{
+	for (uint32_t i = 0; i < block_bytes / 8; i++)
+		words[i] = block;
+}
+
+int fixture_write_blocks(const char *path, uint64_t first, uint64_t nblocks,
+			 uint32_t block_bytes, uint32_t extra)
+{
+	uint64_t *buf = calloc(1, block_bytes + extra);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), rc = 0;
+
+	if (!buf || fd < 0) {
+		rc = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (uint64_t b = 0; b < nblocks && rc == 0; b++) {
+		fill(buf, block_bytes, first + b);
+		if (write(fd, buf, block_bytes) != (ssize_t)block_bytes)
+			rc = -EIO;
+	}
+	if (rc == 0 && extra && write(fd, buf, extra) != (ssize_t)extra)
+		rc = -EIO;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
+int fixture_check_block(const void *buf, uint64_t block, uint32_t bytes, void *arg)
+{
+	const uint64_t *words = buf;
+
+	(void)arg;
+	for (uint32_t i = 0; i < bytes / 8; i++)
+		if (words[i] != block)
+			return 1;
+	return 0;
+}
+
+void fixture_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) != NULL) {
+		char *p;
+		if (e->d_name[0] == '.' || !(p = fixture_path(dir, e->d_name)))
+			continue;
+		if (unlink(p) != 0)
+			rmdir(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
