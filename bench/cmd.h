@@ -2,6 +2,8 @@
  * cmd: the commands of the eicbench program. Each takes the arguments after
  * its own name and returns the exit status: 0 success, 1 a run failed,
  * 2 bad usage or bad input. Only commands print and decide exit codes.
+ * ARGV points into main's argv, so argv[-2] and argv[-1] are the program and
+ * the command's name (records keep the exact command line).
  */
 #ifndef BENCH_CMD_H
 #define BENCH_CMD_H
@@ -11,7 +13,9 @@
 
 int cmd_load(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_server(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Map a module's return code to an exit status (-EINVAL is bad input). */
 int cmd_exit_code(int ret);

@@ -22,7 +22,9 @@ struct command {
 static const struct command commands[] = {
 	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
 	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
+	{ "report", "tables, a recommendation and plots from a result folder", cmd_report },
 	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
+	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
 };
 
 int cmd_exit_code(int ret)

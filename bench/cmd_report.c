@@ -1,0 +1,100 @@
+/*
+ * cmd_report: "eicbench report DIR": render a sweep's result folder again
+ * from its records: summary.csv, report.md and the plots are rewritten in
+ * DIR, and the table with its explanation (or CSV, Markdown, JSON) goes to
+ * stdout. Notes about the plots go to stdout with text, else to stderr.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench/cmd.h"
+#include "bench/opts.h"
+#include "bench/report.h"
+
+struct report_opts {
+	const char *format;
+	bool no_plot;
+};
+
+static const struct opt_desc report_table[] = {
+	{ "format", OPT_STR, offsetof(struct report_opts, format), 0, 0, "text|csv|md|json", "text",
+	  "what to print: the table and explanation, summary.csv, report.md, or JSON" },
+	{ "no-plot", OPT_FLAG, offsetof(struct report_opts, no_plot), 0, 0, NULL, NULL,
+	  "do not run gnuplot (sweep.svg and sweep.png stay as they are)" },
+	{ 0 }
+};
+
+#define USAGE "eicbench report DIR [--format text|csv|md|json] [--no-plot]\n" \
+	      "  DIR is a result folder written by eicbench sweep (results/<time>-sweep)"
+
+static const struct {
+	const char *name;
+	enum report_format format;
+} formats[] = {
+	{ "text", REPORT_TEXT }, { "csv", REPORT_CSV }, { "md", REPORT_MARKDOWN }, { "json", REPORT_JSON },
+};
+
+static int parse_format(const char *s, enum report_format *out)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(s, formats[i].name)) {
+			*out = formats[i].format;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* DIR first, then options. 0, 1 for --help, or -EINVAL after printing why. */
+static int parse(int argc, char **argv, struct report_opts *o, enum report_format *fmt)
+{
+	char err[OPT_ERR_MAX], msg[OPT_ERR_MAX + 256];
+	struct stat st;
+	int ret;
+
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		opts_usage(stdout, USAGE, report_table);
+		return 1;
+	}
+	if (argc < 1 || argv[0][0] == '-')
+		return cmd_fail("report", -EINVAL, "give the result folder first: " USAGE), -EINVAL;
+	ret = stat(argv[0], &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (ret < 0) {
+		snprintf(msg, sizeof(msg), "%s: %s; give a result folder written by eicbench sweep",
+			 argv[0], strerror(-ret));
+		return cmd_fail("report", -EINVAL, msg), -EINVAL;
+	}
+	ret = opts_parse(report_table, o, argc - 1, argv + 1, err, sizeof(err));
+	if (ret == 1) {
+		opts_usage(stdout, USAGE, report_table);
+		return 1;
+	}
+	if (ret < 0)
+		return cmd_fail("report", ret, err), -EINVAL;
+	if (o->format && parse_format(o->format, fmt) < 0) {
+		snprintf(msg, sizeof(msg), "--format %s: give text, csv, md or json", o->format);
+		return cmd_fail("report", -EINVAL, msg), -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { 0 };
+	enum report_format fmt = REPORT_TEXT;
+	char err[2048] = "", note[1280] = "";
+	int ret = parse(argc, argv, &o, &fmt);
+
+	if (ret != 0)
+		return ret == 1 ? 0 : EXIT_BAD_INPUT;
+	ret = report_folder(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
+	if (ret == -ENOENT)
+		ret = -EINVAL;          /* a folder without its records is bad input */
+	if (ret < 0)
+		return cmd_fail("report", ret, err);
+	fprintf(fmt == REPORT_TEXT ? stdout : stderr, "%sWritten to %s: %s, %s; %s\n",
+		fmt == REPORT_TEXT ? "\n" : "", argv[0], REPORT_SUMMARY_CSV, REPORT_MD, note);
+	return 0;
+}

@@ -1,0 +1,152 @@
+/*
+ * report: a sweep's result folder (meta.json + trials.jsonl) as groups (one
+ * per settings combination, in grid order), the terminal table, summary.csv,
+ * report.md, JSON, the plain-words explanation with a recommendation, and
+ * gnuplot plots. Only reads records. report.c loads and groups,
+ * report_explain.c words it, report_render.c renders tables and files,
+ * report_plot.c plots. Times in ms, request sizes in KiB, CPU share a
+ * fraction of one core; an absent figure is NAN.
+ */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#define REPORT_MAX_SETTINGS 8
+#define REPORT_MAX_QUERIES  8
+#define REPORT_NONE         ((size_t)-1)
+#define REPORT_WITHIN       0.05     /* the recommendation's "within 5%" */
+#define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
+#define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
+#define REPORT_PRE13_MAX    1000     /* the setting's maximum, before and after 13 */
+
+#define REPORT_SUMMARY_CSV  "summary.csv"
+#define REPORT_MD           "report.md"
+#define REPORT_PLOT_DAT     "plot.dat"
+#define REPORT_PLOT_SCRIPT  "plot-sweep.gp"
+
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_JSON, REPORT_CSV };
+
+struct report_setting {
+	const char  *name;          /* strings point into report.meta */
+	const char **values;        /* in grid order */
+	double      *num;           /* each value as a number, NAN if not one */
+	size_t       nvalues;
+};
+
+/* The trials of one settings combination, summarized (medians unless said). */
+struct report_group {
+	size_t query;                         /* index into report.queries */
+	size_t value[REPORT_MAX_SETTINGS];    /* index into settings[i].values */
+	size_t series;                        /* index into report.series */
+	size_t runs;                          /* trials with an execution time */
+	size_t no_bitmap;                     /* of those, plans without a Bitmap Heap Scan */
+	const char *top_node;                 /* of the first such plan, or NULL */
+	double median_ms, min_ms, max_ms;
+	double speedup_vs_0, speedup_vs_1;    /* median there / median here; NAN if absent */
+	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;
+	double exact_blocks, lossy_blocks, rows;
+};
+
+/* Groups sharing the query and every setting but the swept one. */
+struct report_series {
+	size_t query;
+	size_t first;                 /* a group of the series, for its other settings */
+	size_t fastest, recommended;  /* group indices (lowest median; smallest within 5%) */
+};
+
+struct report {
+	json_t *meta, *trials;
+	int     torn;                 /* trials.jsonl ended in a torn line (ignored) */
+	char    note[512];            /* what was ignored, when anything was */
+	long    version_num;          /* meta.server.version_num, 0 if unknown */
+	const char *queries[REPORT_MAX_QUERIES];
+	size_t  nqueries;
+	struct report_setting settings[REPORT_MAX_SETTINGS];
+	size_t  nsettings;
+	size_t  swept;                /* effective_io_concurrency, else the last setting */
+	int     swept_is_eic;
+	struct report_group  *groups;
+	size_t  ngroups;
+	struct report_series *series;
+	size_t  nseries;
+	size_t  skipped;              /* trials matching no grid combination or without a time */
+};
+
+/*
+ * Load DIR's sweep records and summarize them into OUT (free with
+ * report_free, also after a failure). A torn last line is tolerated and
+ * described in OUT->note. Not a sweep, no grid, no usable trials: -EINVAL;
+ * a missing file: -ENOENT; ERR names the value and what is allowed.
+ */
+int report_load(const char *dir, struct report *out, char *err, size_t errlen);
+void report_free(struct report *r);
+
+/* A pre-13 ("spindles") value as today's prefetch distance in pages:
+ * round(sum_{n=1..old} old/n). -1 when OLD is outside 0..1000. */
+long report_convert_pre13(int old);
+
+/* The value of setting S in group G. */
+const char *report_value(const struct report *r, const struct report_group *g, size_t s);
+
+/* The explanation and recommendation: a new JSON array of paragraphs. */
+json_t *report_explain(const struct report *r);
+
+/* One object per group: the settings, runs and figures (absent ones null). */
+json_t *report_rows(const struct report *r);
+
+/* R rendered as FORMAT (text, Markdown or JSON; CSV is only the file
+ * summary.csv) to OUT. 0, -EINVAL for CSV, -ENOMEM. */
+int report_render(const struct report *r, enum report_format format, FILE *out);
+
+/* DIR/summary.csv and DIR/report.md, atomically. 0 or -errno with ERR. */
+int report_write_files(const struct report *r, const char *dir, char *err, size_t errlen);
+
+/*
+ * DIR/plot.dat, then gnuplot (argv, no shell, 60 s at most) with
+ * plot-sweep.gp from $EICBENCH_SCRIPTS or the scripts folder next to the
+ * program to make DIR/sweep.svg and DIR/sweep.png. 0 with MSG naming the
+ * plots; 1 when skipped (no gnuplot or no script) with MSG saying why;
+ * -errno with MSG the error (gnuplot's messages are in DIR/plot.log).
+ */
+int report_plot(const struct report *r, const char *dir, char *msg, size_t msglen);
+
+/*
+ * Render DIR again: load it, write summary.csv and report.md, plot unless
+ * !PLOT, and write FORMAT to OUT (CSV: the summary.csv just written). NOTE
+ * gets what happened to the plots. 0 or -errno with ERR.
+ */
+int report_folder(const char *dir, enum report_format format, int plot, FILE *out,
+		  char *note, size_t notelen, char *err, size_t errlen);
+
+/*
+ * The end of a sweep: load DIR, write summary.csv, report.md and the plots,
+ * and render the table and explanation as text to OUT (a skipped or failed
+ * plot is a note there, not an error). 0 or -errno with ERR.
+ */
+int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen);
+
+/* ---- shared by the report_*.c files ---- */
+
+/* Fill ERR from FMT; returns -EINVAL. */
+int report_bad(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The number at dotted PATH ("disk.avg_read_kib") in OBJ, or NAN. */
+double report_num_at(const json_t *obj, const char *path);
+/* The string OBJ.A (or OBJ.A.B when B), or NULL. */
+const char *report_str_at(const json_t *obj, const char *a, const char *b);
+/* Whether group A's swept value comes before B's (by number, else grid order). */
+int report_before(const struct report *r, const struct report_group *a,
+		  const struct report_group *b);
+/* The group in G's series whose swept value is VALUE, or REPORT_NONE. */
+size_t report_find(const struct report *r, const struct report_group *g, const char *value);
+/* The groups of series S in value order (by number) into IDX (room for
+ * ngroups); returns how many. */
+size_t report_series_groups(const struct report *r, size_t s, size_t *idx);
+/* What sets series S apart besides its query ("io_method=sync") into BUF;
+ * "" when nothing does. */
+const char *report_series_label(const struct report *r, size_t s, char *buf, size_t len);
+
+#endif

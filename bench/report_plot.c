@@ -1,0 +1,285 @@
+/*
+ * report_plot: DIR/plot.dat (execution time in seconds, median with min and
+ * max, per value of the swept setting; one block per series) and gnuplot run
+ * as an argv (never a shell, 60 s at most) with scripts/plot-sweep.gp to
+ * make sweep.svg and sweep.png. The x axis is evenly spaced by value order,
+ * since 0 has no place on a log axis. Also the whole re-render of a folder.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/record.h"
+#include "bench/report.h"
+
+#define PLOT_TIMEOUT_MS 60000
+#define PLOT_BASE       "sweep"
+
+/* ---- plot.dat ---- */
+
+/* The x position of value V of the swept setting: its rank by number. */
+static size_t position(const struct report_setting *s, size_t v)
+{
+	size_t rank = 0;
+
+	for (size_t i = 0; i < s->nvalues; i++) {
+		int num = !isnan(s->num[i]) && !isnan(s->num[v]) && s->num[i] != s->num[v];
+
+		rank += num ? s->num[i] < s->num[v] : i < v;
+	}
+	return rank;
+}
+
+/* A label safe inside double quotes in gnuplot data. */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' || *s == '\\' ? '\'' : *s, f);
+	fputc('"', f);
+}
+
+static void put_series(FILE *f, const struct report *r, size_t s, size_t *idx)
+{
+	const struct report_setting *sw = &r->settings[r->swept];
+	char label[256], title[320];
+	size_t n = report_series_groups(r, s, idx);
+
+	report_series_label(r, s, label, sizeof(label));
+	if (r->nqueries > 1 || !*label)
+		snprintf(title, sizeof(title), "%s%s%s", r->queries[r->series[s].query],
+			 *label ? ", " : "", label);
+	else
+		snprintf(title, sizeof(title), "%s", label);
+	fprintf(f, "\n\nposition value ");
+	put_quoted(f, title);
+	fprintf(f, " min_s max_s\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct report_group *g = &r->groups[idx[i]];
+
+		fprintf(f, "%zu ", position(sw, g->value[r->swept]));
+		put_quoted(f, report_value(r, g, r->swept));
+		fprintf(f, " %.6f %.6f %.6f\n", g->median_ms / 1000, g->min_ms / 1000, g->max_ms / 1000);
+	}
+}
+
+static int plot_data(const struct report *r, FILE *f)
+{
+	const struct report_setting *sw = &r->settings[r->swept];
+	size_t *idx = malloc((r->ngroups + 1) * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	fprintf(f, "# eicbench sweep plot data. Block 0: x position and label of each value of %s.\n"
+		   "# Then one block per series: position, value, median, min and max execution time in s.\n",
+		sw->name);
+	for (size_t p = 0; p < sw->nvalues; p++)
+		for (size_t v = 0; v < sw->nvalues; v++)
+			if (position(sw, v) == p) {
+				fprintf(f, "%zu ", p);
+				put_quoted(f, sw->values[v]);
+				fputc('\n', f);
+			}
+	for (size_t s = 0; s < r->nseries; s++)
+		put_series(f, r, s, idx);
+	free(idx);
+	return 0;
+}
+
+static int write_plot_data(const struct report *r, const char *path, char *msg, size_t msglen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = plot_data(r, f);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -ENOMEM;
+	if (ret == 0)
+		ret = record_write_file_atomic(path, buf, len, msg, msglen);
+	free(buf);
+	return ret;
+}
+
+/* ---- gnuplot ---- */
+
+static int readable(char *path, size_t len, const char *dir, const char *sub)
+{
+	size_t n = (size_t)snprintf(path, len, "%s%s/%s", dir, sub, REPORT_PLOT_SCRIPT);
+
+	return n < len && access(path, R_OK) == 0;
+}
+
+/* plot-sweep.gp from $EICBENCH_SCRIPTS, else scripts/ next to the program
+ * (or one level up, for the test programs in tests/). */
+static int find_script(char *path, size_t len)
+{
+	const char *env = getenv("EICBENCH_SCRIPTS");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env)
+		return readable(path, len, env, "") ? 0 : -ENOENT;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	if (readable(path, len, exe, "/scripts") || readable(path, len, exe, "/../scripts"))
+		return 0;
+	return -ENOENT;
+}
+
+static void child(char *const argv[], const char *log)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int in = open("/dev/null", O_RDONLY);
+
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+	if (in >= 0)
+		dup2(in, STDIN_FILENO);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* Wait for PID at most PLOT_TIMEOUT_MS, then kill it. Its exit status, or -ETIMEDOUT. */
+static int bounded_wait(pid_t pid)
+{
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	int status;
+
+	for (int waited = 0; waited < PLOT_TIMEOUT_MS; waited += 20) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		if (got < 0 && errno != EINTR)
+			return -errno;
+		nanosleep(&nap, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -ETIMEDOUT;
+}
+
+static void plot_title(const struct report *r, char *buf, size_t len)
+{
+	const char *v = report_str_at(r->meta, "server", "version");
+	const char *dev = report_str_at(r->meta, "device", "name");
+
+	snprintf(buf, len, "query %s on %s, PostgreSQL %s", r->queries[0],
+		 dev ? dev : "an unknown device", v ? v : "(version unknown)");
+}
+
+static int run_gnuplot(const struct report *r, const char *dir, const char *script,
+		       char *msg, size_t msglen)
+{
+	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[512];
+	char *argv[] = { "gnuplot", "-c", (char *)script, dat, base, title,
+			 (char *)r->settings[r->swept].name, NULL };
+	pid_t pid;
+	int st;
+
+	snprintf(dat, sizeof(dat), "%s/%s", dir, REPORT_PLOT_DAT);
+	snprintf(base, sizeof(base), "%s/%s", dir, PLOT_BASE);
+	snprintf(log, sizeof(log), "%s/plot.log", dir);
+	plot_title(r, title, sizeof(title));
+	pid = fork();
+	if (pid < 0)
+		return snprintf(msg, msglen, "cannot start gnuplot: %s", strerror(errno)), -EAGAIN;
+	if (pid == 0)
+		child(argv, log);
+	st = bounded_wait(pid);
+	if (st == 0)
+		return unlink(log), snprintf(msg, msglen, "%s.svg and %s.png (data: %s)", base, base, dat), 0;
+	if (st == 127)
+		return unlink(log), snprintf(msg, msglen, "gnuplot not found on PATH; the plot data is in %s (install gnuplot-nox, e.g. make deps)", dat), 1;
+	snprintf(msg, msglen, "gnuplot %s; its messages are in %s",
+		 st == -ETIMEDOUT ? "took longer than 60 s and was stopped" : "failed", log);
+	return st < 0 ? st : -EIO;
+}
+
+int report_plot(const struct report *r, const char *dir, char *msg, size_t msglen)
+{
+	char script[PATH_MAX], dat[PATH_MAX];
+	int ret;
+
+	snprintf(dat, sizeof(dat), "%s/%s", dir, REPORT_PLOT_DAT);
+	ret = write_plot_data(r, dat, msg, msglen);
+	if (ret < 0)
+		return ret;
+	if (find_script(script, sizeof(script)) < 0) {
+		snprintf(msg, msglen, "%s not found (set EICBENCH_SCRIPTS to the scripts folder); the plot data is in %s",
+			 REPORT_PLOT_SCRIPT, dat);
+		return 1;
+	}
+	return run_gnuplot(r, dir, script, msg, msglen);
+}
+
+/* ---- the whole re-render ---- */
+
+static int copy_file(const char *dir, const char *file, FILE *out, char *err, size_t errlen)
+{
+	char path[PATH_MAX], buf[8192];
+	FILE *in;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	in = fopen(path, "re");
+	if (!in) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	return 0;
+}
+
+int report_folder(const char *dir, enum report_format format, int plot, FILE *out,
+		  char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct report r;
+	int ret = report_load(dir, &r, err, errlen);
+
+	snprintf(note, notelen, "no plots (not asked for)");
+	if (ret == 0)
+		ret = report_write_files(&r, dir, err, errlen);
+	if (ret == 0 && plot) {
+		char msg[1024];
+		int p = report_plot(&r, dir, msg, sizeof(msg));
+
+		snprintf(note, notelen, "%s: %s", p == 0 ? "plots" : p == 1 ? "plots skipped" : "plots failed", msg);
+	}
+	if (ret == 0 && format == REPORT_CSV)
+		ret = copy_file(dir, REPORT_SUMMARY_CSV, out, err, errlen);
+	else if (ret == 0 && report_render(&r, format, out) < 0) {
+		snprintf(err, errlen, "out of memory while rendering %s", dir);
+		ret = -ENOMEM;
+	}
+	report_free(&r);
+	return ret;
+}
+
+int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen)
+{
+	char note[1280];
+	int ret = report_folder(dir, REPORT_TEXT, 1, out, note, sizeof(note), err, errlen);
+
+	if (ret == 0)
+		fprintf(out, "\nWritten to %s: %s, %s; %s\n", dir, REPORT_SUMMARY_CSV, REPORT_MD, note);
+	return ret;
+}

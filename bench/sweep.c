@@ -1,0 +1,257 @@
+/*
+ * sweep: grids, combinations, per-round shuffles and trial keys.
+ */
+#include "bench/sweep.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/opts.h"
+
+static bool valid_name(const char *s, size_t len)
+{
+	if (len == 0 || len >= SWEEP_NAME_MAX || !islower((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) &&
+		    s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
+static int add_values(struct sweep_setting *st, const char *list, char *err,
+		      size_t errlen)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0 || len >= SWEEP_VALUE_MAX || st->nvalues == SWEEP_MAX_VALUES) {
+			snprintf(err, errlen, "--set %s=%s: %s", st->name, list,
+				 len == 0 ? "an empty value; give comma-separated values" :
+				 len >= SWEEP_VALUE_MAX ? "a value is too long" :
+				 "too many values (at most 64)");
+			return -EINVAL;
+		}
+		memcpy(st->values[st->nvalues], p, len);
+		st->values[st->nvalues++][len] = '\0';
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static int check_eic(const struct sweep_setting *st, char *err, size_t errlen)
+{
+	long long v;
+
+	for (int i = 0; i < st->nvalues; i++)
+		if (opts_parse_ll(st->values[i], 0, 1000, &v) < 0) {
+			snprintf(err, errlen, "effective_io_concurrency: '%s' is not allowed; give whole numbers from 0 to 1000",
+				 st->values[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+int sweep_grid_find(const struct sweep_grid *g, const char *name)
+{
+	for (int i = 0; i < g->nsettings; i++)
+		if (!strcmp(g->s[i].name, name))
+			return i;
+	return -1;
+}
+
+int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen)
+{
+	const char *eq = strchr(spec, '=');
+	struct sweep_setting *st;
+	size_t len = eq ? (size_t)(eq - spec) : 0;
+
+	if (!eq || !valid_name(spec, len)) {
+		snprintf(err, errlen, "--set '%s': give NAME=V1,V2,... with a setting name in lower case", spec);
+		return -EINVAL;
+	}
+	if (g->nsettings == SWEEP_MAX_SETTINGS) {
+		snprintf(err, errlen, "--set '%s': at most %d settings may vary at once", spec, SWEEP_MAX_SETTINGS);
+		return -EINVAL;
+	}
+	st = &g->s[g->nsettings];
+	memset(st, 0, sizeof(*st));
+	memcpy(st->name, spec, len);
+	if (sweep_grid_find(g, st->name) >= 0) {
+		snprintf(err, errlen, "--set '%s': %s is already being varied", spec, st->name);
+		return -EINVAL;
+	}
+	if (add_values(st, eq + 1, err, errlen) < 0)
+		return -EINVAL;
+	if (!strcmp(st->name, SWEEP_EIC) && check_eic(st, err, errlen) < 0)
+		return -EINVAL;
+	g->nsettings++;
+	return 0;
+}
+
+const char *sweep_value(const struct sweep_plan *p, int combo, int i)
+{
+	int div = 1;
+
+	for (int k = p->grid.nsettings - 1; k > i; k--)
+		div *= p->grid.s[k].nvalues;
+	return p->grid.s[i].values[(combo / div) % p->grid.s[i].nvalues];
+}
+
+/* splitmix64: the order's PRNG (small, seedable, the same everywhere). */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void shuffle(int *v, int n, uint64_t *state)
+{
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(next_random(state) % (uint64_t)(i + 1)), t = v[i];
+
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+static void make_key(const struct sweep_plan *p, struct sweep_trial *t)
+{
+	size_t used = (size_t)snprintf(t->key, sizeof(t->key), "round=%d", t->round);
+
+	for (int i = 0; i < p->grid.nsettings && used < sizeof(t->key); i++)
+		used += (size_t)snprintf(t->key + used, sizeof(t->key) - used, " %s=%s",
+					 p->grid.s[i].name, sweep_value(p, t->combo, i));
+}
+
+int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
+		     uint64_t order_seed, char *err, size_t errlen)
+{
+	uint64_t state = order_seed;
+	int *order;
+
+	memset(p, 0, sizeof(*p));
+	p->grid = *g;
+	p->runs = runs;
+	p->order_seed = order_seed;
+	p->ncombos = 1;
+	for (int i = 0; i < g->nsettings; i++)
+		p->ncombos *= g->s[i].nvalues;
+	if (runs < 1 || p->ncombos < 1 || (long long)p->ncombos * runs > 100000) {
+		snprintf(err, errlen, "the plan has %d combinations x %d runs; allowed are 1 to 100000 trials",
+			 p->ncombos, runs);
+		return -EINVAL;
+	}
+	p->ntrials = p->ncombos * runs;
+	p->trials = calloc((size_t)p->ntrials, sizeof(*p->trials));
+	order = malloc(sizeof(int) * (size_t)p->ncombos);
+	if (!p->trials || !order) {
+		free(order);
+		sweep_plan_free(p);
+		return -ENOMEM;
+	}
+	for (int r = 0; r < runs; r++) {
+		for (int c = 0; c < p->ncombos; c++)
+			order[c] = c;
+		shuffle(order, p->ncombos, &state);
+		for (int c = 0; c < p->ncombos; c++) {
+			struct sweep_trial *t = &p->trials[r * p->ncombos + c];
+
+			t->round = r + 1;
+			t->combo = order[c];
+			make_key(p, t);
+		}
+	}
+	free(order);
+	return 0;
+}
+
+void sweep_plan_free(struct sweep_plan *p)
+{
+	free(p->trials);
+	p->trials = NULL;
+	p->ntrials = 0;
+}
+
+json_t *sweep_plan_json(const struct sweep_plan *p)
+{
+	json_t *grid = json_object(), *keys = json_array(), *names = json_array();
+
+	for (int i = 0; i < p->grid.nsettings; i++) {
+		json_t *vals = json_array();
+
+		json_array_append_new(names, json_string(p->grid.s[i].name));
+		for (int k = 0; k < p->grid.s[i].nvalues; k++)
+			json_array_append_new(vals, json_string(p->grid.s[i].values[k]));
+		json_object_set_new(grid, p->grid.s[i].name, vals);
+	}
+	for (int t = 0; t < p->ntrials; t++)
+		json_array_append_new(keys, json_string(p->trials[t].key));
+	return json_pack("{s:o, s:o, s:i, s:I, s:o}", "grid", grid, "grid_order",
+			 names, "runs", p->runs, "order_seed", (json_int_t)p->order_seed,
+			 "trial_keys", keys);
+}
+
+static int setting_from_json(struct sweep_grid *g, const char *name,
+			     const json_t *vals, char *err, size_t errlen)
+{
+	char spec[SWEEP_NAME_MAX + SWEEP_MAX_VALUES * SWEEP_VALUE_MAX];
+	size_t used = (size_t)snprintf(spec, sizeof(spec), "%s=", name);
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(vals) || json_array_size(vals) == 0)
+		goto bad;
+	json_array_foreach(vals, i, v) {
+		if (!json_is_string(v))
+			goto bad;
+		used += (size_t)snprintf(spec + used, sizeof(spec) - used, "%s%s",
+					 i ? "," : "", json_string_value(v));
+	}
+	return sweep_grid_add(g, spec, err, errlen);
+bad:
+	snprintf(err, errlen, "the plan's values of %s are not a list of strings", name);
+	return -EINVAL;
+}
+
+int sweep_plan_from_json(struct sweep_plan *p, const json_t *j, char *err, size_t errlen)
+{
+	const json_t *grid = json_object_get(j, "grid"), *names = json_object_get(j, "grid_order");
+	struct sweep_grid g = { 0 };
+	json_int_t runs, seed;
+	size_t i;
+	json_t *n;
+
+	if (!json_is_object(grid) || !json_is_array(names) ||
+	    json_unpack((json_t *)j, "{s:I, s:I}", "runs", &runs, "order_seed", &seed) < 0) {
+		snprintf(err, errlen, "the plan has no grid, runs or order_seed");
+		return -EINVAL;
+	}
+	json_array_foreach(names, i, n) {
+		const char *name = json_string_value(n);
+
+		if (!name || setting_from_json(&g, name, json_object_get(grid, name), err, errlen) < 0)
+			return -EINVAL;
+	}
+	return sweep_plan_build(p, &g, (int)runs, (uint64_t)seed, err, errlen);
+}
+
+bool sweep_plan_same(const struct sweep_plan *a, const struct sweep_plan *b)
+{
+	if (a->ntrials != b->ntrials || a->runs != b->runs ||
+	    a->order_seed != b->order_seed || a->grid.nsettings != b->grid.nsettings)
+		return false;
+	for (int t = 0; t < a->ntrials; t++)
+		if (strcmp(a->trials[t].key, b->trials[t].key))
+			return false;
+	return true;
+}

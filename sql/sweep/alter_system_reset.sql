@@ -1,0 +1,1 @@
+ALTER SYSTEM RESET %s;

@@ -1,0 +1,1 @@
+EXPLAIN (FORMAT JSON) %s

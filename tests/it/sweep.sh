@@ -1,0 +1,83 @@
+# The cold sweep on a real throwaway cluster: records, plan check, resume, bad input.
+. tests/it/lib.sh
+D=$T/pg
+P=54394
+cluster pg $P
+q() { sql "$D" $P "$1"; }
+
+# Before any data set: refused.
+fails 2 "no data set" "a sweep without a data set is refused" "$EB" sweep --datadir "$D" --eic 1 --runs 1 --out "$T/r0"
+fails 2 "is not a PostgreSQL cluster" "a missing data directory is refused" "$EB" sweep --datadir "$T/none" --eic 1
+ok "load 300000 rows" "$EB" load --datadir "$D" --rows 300000
+
+# A first sweep: three values, two rounds, a fixed order seed.
+ok "cold sweep of three values" "$EB" sweep --datadir "$D" --eic 0,1,16 --runs 2 --order-seed 42 --out "$T/s1"
+R=$T/s1/trials.jsonl
+same "one record per trial" "$(wc -l <"$R")" 6
+same "every planned trial recorded once" "$(jq -r .trial_key "$R" | sort | uniq | wc -l)" 6
+same "records follow the plan's order" "$(jq -r .trial_key "$R" | tr '\n' ,)" "$(jq -r '.plan.trial_keys[]' "$T/s1/meta.json" | tr '\n' ,)"
+same "each round holds every value once" "$(jq -r 'select(.round == 2) | .settings.effective_io_concurrency' "$R" | sort -n | tr '\n' ,)" "0,1,16,"
+same "every plan has a Bitmap Heap Scan" "$(jq -r '.explain.has.bitmap_heap_scan' "$R" | sort -u)" true
+same "the bitmap plan was forced and recorded" "$(jq -r '[.forced_bitmap, .explain.settings.enable_seqscan] | @tsv' "$R" | sort -u)" "$(printf 'true\toff')"
+same "JIT off in every trial" "$(jq -r '[.jit, .explain.settings.jit] | @tsv' "$R" | sort -u)" "$(printf 'false\toff')"
+same "every trial was cold" "$(jq -r '[.cold, (.cold_times.total_ms > 0)] | @tsv' "$R" | sort -u)" "$(printf 'true\ttrue')"
+same "each value was in force" "$(jq -r 'select(.settings.effective_io_concurrency != .in_force.effective_io_concurrency) | .trial_key' "$R")" ""
+same "cold reads came from the device (shared read > 0)" "$(jq -r '.explain.buffers.shared_read_blocks > 0' "$R" | sort -u)" true
+same "I/O timing captured" "$(jq -r '.explain.io_read_ms > 0' "$R" | sort -u)" true
+same "the query's rows" "$(jq -r '.explain.top_rows' "$R" | sort -u)" "$(q 'select count(*) from test where major between 10 and 100 or minor between 800 and 900')"
+same "the device was watched" "$(jq -r '(.disk.reads > 0) and (.disk.avg_read_kib > 0) and (.disk.device | length > 0)' "$R" | sort -u)" true
+same "the backend's CPU was measured" "$(jq -r '(.backend.cpu_share >= 0) and (.backend.pid > 0)' "$R" | sort -u)" true
+same "CPU shares recorded" "$(jq -r '.cpu.user_pct + .cpu.system_pct + .cpu.iowait_pct + .cpu.idle_pct | . > 90 and . < 110' "$R" | sort -u)" true
+M=$T/s1/meta.json
+same "meta: server version" "$(jq -r '.server.version_num' "$M")" "$(q 'show server_version_num')"
+same "meta: device and read-ahead" "$(jq -r '(.device.read_ahead_kb | type) + "," + (.device.scheduler | type)' "$M")" "number,string"
+same "meta: command line and revision" "$(jq -r '(.command_line | length > 3) and (.git_rev | length > 0)' "$M")" true
+same "meta: host and data set" "$(jq -r '(.host.cpu_count > 0) and (.dataset.rows == 300001)' "$M")" true
+same "meta: the plan's order seed" "$(jq -r '.plan.order_seed' "$M")" 42
+same "summary.csv: a header and one row per value" "$(wc -l <"$T/s1/summary.csv")" 4
+ok "report.md written" test -s "$T/s1/report.md"
+ok "the report renders again from the records" "$EB" report "$T/s1" --no-plot
+
+ok "the same order seed gives the same plan" "$EB" sweep --datadir "$D" --eic 0,1,16 --runs 2 --order-seed 42 --warm --out "$T/s2"
+same "same seed, same order" "$(jq -c .plan.trial_keys "$T/s2/meta.json")" "$(jq -c .plan.trial_keys "$M")"
+same "warm trials say so" "$(jq -r '[.cold, .cold_times] | @tsv' "$T/s2/trials.jsonl" | sort -u)" "$(printf 'false\t')"
+
+# Bad input: exit 2, and the records already written stay whole.
+sum=$(md5sum <"$R")
+fails 2 "'x' is not allowed" "a non-numeric value" "$EB" sweep --datadir "$D" --eic 1,x
+fails 2 "'-1' is not allowed" "a negative value" "$EB" sweep --datadir "$D" --eic -1
+fails 2 "'1001' is not allowed" "a value over 1000" "$EB" sweep --datadir "$D" --eic 1001
+fails 2 "an empty value" "an empty list" "$EB" sweep --datadir "$D" --eic ""
+fails 2 "'0' is not allowed" "--runs 0" "$EB" sweep --datadir "$D" --runs 0
+fails 2 "not a preset" "an unknown preset" "$EB" sweep --datadir "$D" --query nosuch
+fails 2 "no such setting" "an unknown setting" "$EB" sweep --datadir "$D" --set no_such_setting=1
+fails 2 "the server rejects 'lots'" "a value the server rejects" "$EB" sweep --datadir "$D" --set work_mem=lots
+echo "SELECT * FROM test" >"$T/nobitmap.sql"
+fails 2 "no Bitmap Heap Scan" "a query without a bitmap plan even when forced" "$EB" sweep --datadir "$D" --query "$T/nobitmap.sql" --eic 1 --runs 1
+fails 2 "different plan" "--resume of a folder from a different plan" "$EB" sweep --resume "$T/s1" --eic 0,2
+fails 2 "meta.json" "--resume of a folder that is no sweep" "$EB" sweep --resume "$T"
+same "no record file damaged" "$(md5sum <"$R")" "$sum"
+same "no stray result folders" "$(ls "$T" | grep -c '^s')" 2
+
+# Interrupt a sweep, then resume it: nothing repeated, nothing lost.
+"$EB" sweep --datadir "$D" --eic 0,1,2,4 --runs 3 --out "$T/s3" >/dev/null 2>"$T/s3.err" &
+sp=$!
+i=0
+while [ "$(cat "$T/s3/trials.jsonl" 2>/dev/null | wc -l)" -lt 3 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+kill -INT $sp
+wait $sp
+same "an interrupted sweep exits 1" "$?" 1
+ok "it says how to resume" grep -q "eicbench sweep --resume $T/s3" "$T/s3.err"
+k=$(wc -l <"$T/s3/trials.jsonl")
+head=$(md5sum <"$T/s3/trials.jsonl")
+ok "resume finishes the plan" "$EB" sweep --resume "$T/s3"
+same "all 12 trials recorded" "$(wc -l <"$T/s3/trials.jsonl")" 12
+same "no trial repeated" "$(jq -r .trial_key "$T/s3/trials.jsonl" | sort | uniq -d)" ""
+same "finished trials kept as they were" "$(head -n "$k" "$T/s3/trials.jsonl" | md5sum)" "$head"
+
+# A setting that needs a restart, varied with effective_io_concurrency.
+before=$(q 'show shared_buffers')
+ok "a grid with a restart setting" "$EB" sweep --datadir "$D" --eic 1 --set shared_buffers=128MB,144MB --runs 1 --out "$T/s4"
+same "each shared_buffers value was in force" "$(jq -r '.in_force.shared_buffers' "$T/s4/trials.jsonl" | sort | tr '\n' ,)" "128MB,144MB,"
+same "shared_buffers restored afterwards" "$(q 'show shared_buffers')" "$before"
+same "postgresql.auto.conf left clean" "$(grep -c shared_buffers "$D/postgresql.auto.conf")" 0

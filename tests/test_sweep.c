@@ -1,0 +1,186 @@
+/*
+ * test_sweep: grids from --eic/--set text, combinations, the per-round
+ * shuffle (each round holds every combination once; the seed decides the
+ * order), trial keys, and the plan's JSON round trip used by --resume.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "bench/sweep.h"
+
+static const struct grid_case {
+	const char *spec, *msg;   /* msg NULL: accepted */
+	int nvalues;
+} grid_cases[] = {
+	{ "effective_io_concurrency=0,1,2,4,1000", NULL, 5 },
+	{ "work_mem=4MB,64MB", NULL, 2 },
+	{ "io_combine_limit=1", NULL, 1 },
+	{ "effective_io_concurrency=1001", "'1001' is not allowed; give whole numbers from 0 to 1000", 0 },
+	{ "effective_io_concurrency=-1", "'-1' is not allowed", 0 },
+	{ "effective_io_concurrency=4x", "'4x' is not allowed", 0 },
+	{ "effective_io_concurrency=", "an empty value", 0 },
+	{ "effective_io_concurrency=1,,2", "an empty value", 0 },
+	{ "work_mem", "give NAME=V1,V2", 0 },
+	{ "Work_Mem=1", "give NAME=V1,V2", 0 },
+	{ "=1", "give NAME=V1,V2", 0 },
+};
+
+static void grids(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(grid_cases) / sizeof(grid_cases[0]); i++) {
+		struct sweep_grid g = { 0 };
+		char err[256] = "";
+		int ret = sweep_grid_add(&g, grid_cases[i].spec, err, sizeof(err));
+
+		if (!grid_cases[i].msg) {
+			assert_int_equal(ret, 0);
+			assert_int_equal(g.s[0].nvalues, grid_cases[i].nvalues);
+		} else {
+			assert_int_equal(ret, -EINVAL);
+			if (!strstr(err, grid_cases[i].msg))
+				fail_msg("%s: '%s' lacks '%s'", grid_cases[i].spec, err, grid_cases[i].msg);
+		}
+	}
+}
+
+static void twice(void **state)
+{
+	struct sweep_grid g = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sweep_grid_add(&g, "work_mem=1MB", err, sizeof(err)), 0);
+	assert_int_equal(sweep_grid_add(&g, "work_mem=2MB", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "already being varied"));
+}
+
+static void make_plan(struct sweep_plan *p, int runs, uint64_t seed)
+{
+	struct sweep_grid g = { 0 };
+	char err[256];
+
+	assert_int_equal(sweep_grid_add(&g, "effective_io_concurrency=0,1,16", err, sizeof(err)), 0);
+	assert_int_equal(sweep_grid_add(&g, "io_combine_limit=1,16", err, sizeof(err)), 0);
+	assert_int_equal(sweep_plan_build(p, &g, runs, seed, err, sizeof(err)), 0);
+}
+
+static void combinations(void **state)
+{
+	struct sweep_plan p;
+
+	(void)state;
+	make_plan(&p, 1, 7);
+	assert_int_equal(p.ncombos, 6);
+	/* the first setting varies slowest */
+	assert_string_equal(sweep_value(&p, 0, 0), "0");
+	assert_string_equal(sweep_value(&p, 0, 1), "1");
+	assert_string_equal(sweep_value(&p, 1, 1), "16");
+	assert_string_equal(sweep_value(&p, 2, 0), "1");
+	assert_string_equal(sweep_value(&p, 5, 0), "16");
+	assert_string_equal(sweep_value(&p, 5, 1), "16");
+	sweep_plan_free(&p);
+}
+
+static void rounds(void **state)
+{
+	struct sweep_plan p, same, other;
+	int differs = 0;
+
+	(void)state;
+	make_plan(&p, 4, 42);
+	make_plan(&same, 4, 42);
+	make_plan(&other, 4, 43);
+	assert_int_equal(p.ntrials, 24);
+	for (int r = 0; r < 4; r++) {
+		int seen[6] = { 0 };
+
+		for (int c = 0; c < 6; c++) {
+			const struct sweep_trial *t = &p.trials[r * 6 + c];
+
+			assert_int_equal(t->round, r + 1);
+			seen[t->combo]++;
+		}
+		for (int c = 0; c < 6; c++)
+			assert_int_equal(seen[c], 1);
+	}
+	assert_true(sweep_plan_same(&p, &same));
+	for (int t = 0; t < 24; t++)
+		differs += p.trials[t].combo != other.trials[t].combo;
+	assert_true(differs > 0);
+	assert_false(sweep_plan_same(&p, &other));
+	sweep_plan_free(&p);
+	sweep_plan_free(&same);
+	sweep_plan_free(&other);
+}
+
+static void keys(void **state)
+{
+	struct sweep_plan p;
+	char want[128];
+
+	(void)state;
+	make_plan(&p, 2, 1);
+	for (int t = 0; t < p.ntrials; t++) {
+		snprintf(want, sizeof(want), "round=%d effective_io_concurrency=%s io_combine_limit=%s",
+			 p.trials[t].round, sweep_value(&p, p.trials[t].combo, 0),
+			 sweep_value(&p, p.trials[t].combo, 1));
+		assert_string_equal(p.trials[t].key, want);
+	}
+	sweep_plan_free(&p);
+}
+
+static void json_round_trip(void **state)
+{
+	struct sweep_plan p, back;
+	char err[256];
+	json_t *j;
+
+	(void)state;
+	make_plan(&p, 3, 99);
+	j = sweep_plan_json(&p);
+	assert_int_equal(json_array_size(json_object_get(j, "trial_keys")), 18);
+	assert_int_equal(sweep_plan_from_json(&back, j, err, sizeof(err)), 0);
+	assert_true(sweep_plan_same(&p, &back));
+	json_object_set_new(j, "runs", json_integer(2));
+	sweep_plan_free(&back);
+	assert_int_equal(sweep_plan_from_json(&back, j, err, sizeof(err)), 0);
+	assert_false(sweep_plan_same(&p, &back));
+	sweep_plan_free(&back);
+	json_object_del(j, "grid");
+	assert_int_equal(sweep_plan_from_json(&back, j, err, sizeof(err)), -EINVAL);
+	json_decref(j);
+	sweep_plan_free(&p);
+}
+
+static void limits(void **state)
+{
+	struct sweep_grid g = { 0 };
+	struct sweep_plan p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sweep_grid_add(&g, "effective_io_concurrency=1", err, sizeof(err)), 0);
+	assert_int_equal(sweep_plan_build(&p, &g, 0, 1, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "1 to 100000 trials"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(grids),
+		cmocka_unit_test(twice),
+		cmocka_unit_test(combinations),
+		cmocka_unit_test(rounds),
+		cmocka_unit_test(keys),
+		cmocka_unit_test(json_round_trip),
+		cmocka_unit_test(limits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
