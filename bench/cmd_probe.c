@@ -1,8 +1,10 @@
 /*
- * cmd_probe: "eicbench probe --file PATH ...": options, checks that name the
- * bad value, and the points loop (cold, probe_run, record, print). Engines,
- * sequences and timing live in io/; this file only decides, prints and
- * records. Exit 0 success, 1 a run failed, 2 bad usage or bad input.
+ * cmd_probe: "eicbench probe --file PATH ..." and "eicbench probe --relation
+ * NAME ...": options, checks that name the bad value, the relation form's
+ * questions to the database (through relblocks), and the points loop (cold,
+ * probe_run, record, print). Engines, sequences and timing live in io/; this
+ * file only decides, prints and records. Exit 0 success, 1 a run failed,
+ * 2 bad usage or bad input.
  */
 #include "bench/cmd_probe.h"
 
@@ -22,21 +24,26 @@
 #include <unistd.h>
 
 #include "bench/opts.h"
+#include "bench/progress.h"
 #include "bench/record.h"
+#include "bench/relblocks.h"
+#include "bench/server.h"
 #include "io/cache.h"
 #include "io/probe.h"
 #include "io/sysstat.h"
 
 #define CMD          "probe"
 #define POINTS_FILE  "points.jsonl"
-#define USAGE "eicbench probe --file PATH [--engine psync,fadvise,io_uring] [--depth 1,2,4,...]\n" \
-	"       [--bs 8k] [--pattern random|seq|replay:FILE] [--direct] [--duration 10s | --count N]\n" \
-	"       [--seed S] [--json] [--out DIR] [--no-cold]"
+#define USAGE "eicbench probe --file PATH [--pattern random|seq|replay:FILE] [--seed S] [OPTIONS]\n" \
+	"       eicbench probe --relation NAME [--query blog|sparse|FILE] [--datadir DIR | --dsn CONNINFO] [OPTIONS]\n" \
+	"OPTIONS: [--engine psync,fadvise,io_uring] [--depth 1,2,4,...] [--bs 8k] [--direct]\n" \
+	"       [--duration 10s | --count N] [--json] [--out DIR] [--no-cold]"
 
 static volatile sig_atomic_t stop_flag;
 
 struct probe_opts {
-	const char *file, *engine, *depth, *pattern, *out;
+	struct server_cfg srv;
+	const char *file, *relation, *query, *engine, *depth, *pattern, *out;
 	uint64_t    bs;
 	bool        direct, json, no_cold;
 	double      duration;
@@ -45,19 +52,26 @@ struct probe_opts {
 
 #define O(f) offsetof(struct probe_opts, f)
 static const struct opt_desc probe_table[] = {
-	{ "file", OPT_STR, O(file), 0, 0, "PATH", NULL, "file or block device to read (opened read-only)" },
+	{ "file", OPT_STR, O(file), 0, 0, "PATH", NULL, "file form: file or block device to read (opened read-only)" },
+	{ "relation", OPT_STR, O(relation), 0, 0, "NAME", NULL,
+	  "relation form: the table whose heap blocks the query reads, replayed on its segment files" },
+	{ "query", OPT_STR, O(query), 0, 0, "Q", "blog",
+	  "relation form: blog, sparse, or a file holding SELECT * FROM NAME ..." },
 	{ "engine", OPT_STR, O(engine), 0, 0, "LIST", "psync,fadvise,io_uring", "engines to run" },
 	{ "depth", OPT_STR, O(depth), 0, 0, "LIST", "1,2,4,8,16,32,64,128,256",
 	  "reads in flight (io_uring) or blocks advised ahead (fadvise), 1 to 4096" },
-	{ "bs", OPT_SIZE, O(bs), 512, 1 << 20, "SIZE", "8k", "block size" },
-	{ "pattern", OPT_STR, O(pattern), 0, 0, "P", "random", "random, seq or replay:FILE (block numbers, one a line)" },
+	{ "bs", OPT_SIZE, O(bs), 512, 1 << 20, "SIZE", "8k", "block size (relation form: the server's block_size)" },
+	{ "pattern", OPT_STR, O(pattern), 0, 0, "P", "random",
+	  "file form: random, seq or replay:FILE (block numbers, one a line)" },
 	{ "direct", OPT_FLAG, O(direct), 0, 0, NULL, NULL, "open with O_DIRECT (bypass the page cache)" },
-	{ "duration", OPT_SECONDS, O(duration), 0, 0, "TIME", "10s", "time per point" },
+	{ "duration", OPT_SECONDS, O(duration), 0, 0, "TIME", "10s",
+	  "time per point (a replay without --duration or --count: one pass)" },
 	{ "count", OPT_INT, O(count), 1, 1000000000000LL, "N", NULL, "reads per point instead of a duration" },
-	{ "seed", OPT_INT, O(seed), 0, LLONG_MAX, "S", "1", "seed of the random sequence" },
+	{ "seed", OPT_INT, O(seed), 0, LLONG_MAX, "S", "1", "file form: seed of the random sequence" },
 	{ "json", OPT_FLAG, O(json), 0, 0, NULL, NULL, "print points as JSON lines on stdout (table on stderr)" },
 	{ "out", OPT_STR, O(out), 0, 0, "DIR", "results/<UTC>-probe", "result folder (new or empty)" },
-	{ "no-cold", OPT_FLAG, O(no_cold), 0, 0, NULL, NULL, "do not evict the file from the page cache before each point" },
+	{ "no-cold", OPT_FLAG, O(no_cold), 0, 0, NULL, NULL, "do not make the files cold (evict, or drop caches as root) before each point" },
+	SERVER_OPTS(struct probe_opts, srv),
 	{ 0 }
 };
 #undef O
@@ -136,15 +150,38 @@ static int parse_pattern(const char *s, struct probe_plan *p, char *err, size_t 
 	return 0;
 }
 
-static int plan_from_opts(const struct probe_opts *o, struct probe_plan *p,
-			  char *err, size_t len)
+/* Which form: --file, or --relation (with --query, --datadir or --dsn). */
+static int check_form(const struct probe_opts *o, char *err, size_t len)
+{
+	bool rel = o->relation || o->query || o->srv.datadir || o->srv.dsn;
+
+	if (o->srv.listen || o->srv.restart_cmd)
+		snprintf(err, len, "--%s: probe never initializes or restarts a server; drop it",
+			 o->srv.listen ? "listen" : "restart-cmd");
+	else if (o->file && rel)
+		snprintf(err, len, "--file (the file form) excludes --relation, --query, --datadir and --dsn (the relation form); give one form");
+	else if (o->file)
+		return 0;
+	else if (!o->relation && rel)
+		snprintf(err, len, "--relation is required with --query, --datadir or --dsn: the table whose heap blocks to replay");
+	else if (!o->relation)
+		snprintf(err, len, "give --file PATH (a file or device) or --relation NAME (a table of the cluster in --datadir, or of --dsn)");
+	else if (o->pattern || o->seed >= 0)
+		snprintf(err, len, "--%s belongs to the file form; the relation form replays the query's heap blocks",
+			 o->pattern ? "pattern" : "seed");
+	else if (o->srv.datadir && o->srv.dsn)
+		snprintf(err, len, "--datadir and --dsn exclude each other: the managed cluster, or an existing server");
+	else
+		return 0;
+	return -EINVAL;
+}
+
+/* What both forms share. */
+static int plan_common(const struct probe_opts *o, struct probe_plan *p,
+		       char *err, size_t len)
 {
 	int rc;
 
-	if (!o->file) {
-		snprintf(err, len, "--file is required: the file or block device to read");
-		return -EINVAL;
-	}
 	if (o->count && o->duration > 0) {
 		snprintf(err, len, "--duration and --count exclude each other; give one");
 		return -EINVAL;
@@ -153,19 +190,32 @@ static int plan_from_opts(const struct probe_opts *o, struct probe_plan *p,
 		snprintf(err, len, "--bs: %" PRIu64 " is not a multiple of 512, which --direct needs", o->bs);
 		return -EINVAL;
 	}
-	p->paths = &o->file;
-	p->npaths = 1;
-	p->block_bytes = (uint32_t)o->bs;
+	p->block_bytes = (uint32_t)(o->bs ? o->bs : 8192);
 	p->direct = o->direct;
 	p->cold = !o->no_cold;
 	p->json = o->json;
-	p->seed = (uint64_t)o->seed;
 	p->count = (uint64_t)o->count;
 	p->duration_s = o->duration;
 	p->out = o->out;
 	if ((rc = parse_engines(o->engine, p, err, len)) < 0 ||
-	    (rc = parse_depths(o->depth, p, err, len)) < 0 ||
-	    (rc = parse_pattern(o->pattern, p, err, len)) < 0)
+	    (rc = parse_depths(o->depth, p, err, len)) < 0)
+		return rc;
+	return 0;
+}
+
+static int plan_from_opts(const struct probe_opts *o, struct probe_plan *p,
+			  char *err, size_t len)
+{
+	int rc = check_form(o, err, len);
+
+	if (rc == 0)
+		rc = plan_common(o, p, err, len);
+	if (rc < 0 || !o->file)
+		return rc;
+	p->paths = &o->file;
+	p->npaths = 1;
+	p->seed = (uint64_t)(o->seed < 0 ? 1 : o->seed);
+	if ((rc = parse_pattern(o->pattern ? o->pattern : "random", p, err, len)) < 0)
 		return rc;
 	if (p->kind != BLOCKS_REPLAY && !p->count && p->duration_s <= 0)
 		p->duration_s = 10.0;
@@ -186,16 +236,121 @@ static char **full_argv(int argc, char **argv)
 	return v;
 }
 
+/* ---- the relation form: ask the database, then replay ---- */
+
+struct rel_run {
+	struct server    srv;
+	struct relblocks rb;
+	char            *text;           /* the query as given */
+	char            *block_query;    /* its rewrite */
+	char             pattern[PATH_MAX + 64];
+	json_t          *meta;
+};
+
+/* The blocks, the segments and the server's facts; disconnects before probing. */
+static int rel_ask(const struct probe_opts *o, struct rel_run *r, char *err, size_t len)
+{
+	struct progress bar;
+	PGconn *c;
+	int rc = relblocks_load_query(o->query, &r->text, err, len);
+
+	if (rc == 0)
+		rc = server_resolve(&o->srv, &r->srv, err, len);
+	if (rc == 0 && !r->srv.external)
+		rc = server_start(&r->srv, err, len);
+	if (rc < 0)
+		return rc;
+	if (!(c = server_connect(&r->srv, NULL, err, len)))
+		return -EIO;
+	/* The relation first: "no such relation" says more than a mismatch. */
+	rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
+	if (rc == 0)
+		rc = relblocks_rewrite(r->text, o->relation, &r->block_query, err, len);
+	if (rc == 0) {
+		progress_init(&bar, stderr);
+		progress_update(&bar, "blocks: asking the server which heap blocks the query reads", 0, 0, "");
+		rc = relblocks_fetch(c, r->block_query, &r->rb, err, len);
+		progress_end(&bar);
+	}
+	PQfinish(c);
+	return rc;
+}
+
+static json_t *rel_meta(const struct probe_opts *o, const struct rel_run *r)
+{
+	const struct relblocks *rb = &r->rb;
+	char dsn[1024] = "";
+
+	if (r->srv.external)
+		record_redact_dsn(r->srv.dsn, dsn, sizeof(dsn));
+	return json_pack("{s:{s:s, s:I, s:s, s:I, s:I, s:f, s:{s:s, s:s, s:s}, s:f}, s:{s:s, s:b, s:s?, s:s?}}",
+		"relation", "name", o->relation, "oid", (json_int_t)rb->oid, "segment_base", rb->base,
+		"blocks", (json_int_t)rb->nblocks, "relation_blocks", (json_int_t)rb->relation_blocks,
+		"fraction_visited", rb->relation_blocks ? (double)rb->nblocks / (double)rb->relation_blocks : 0.0,
+		"query", "name", o->query, "text", r->text, "block_query", r->block_query,
+		"query_s", rb->query_s,
+		"server", "version", rb->server_version, "managed", !r->srv.external,
+		"datadir", r->srv.external ? NULL : r->srv.datadir, "dsn", r->srv.external ? dsn : NULL);
+}
+
+static int rel_plan(const struct probe_opts *o, struct rel_run *r, struct probe_plan *p,
+		    char *err, size_t len)
+{
+	const struct relblocks *rb = &r->rb;
+
+	if (o->bs && o->bs != rb->block_bytes) {
+		snprintf(err, len, "--bs: %" PRIu64 " is not the server's block_size %u; the relation form reads heap blocks, so leave --bs out",
+			 o->bs, rb->block_bytes);
+		return -EINVAL;
+	}
+	snprintf(r->pattern, sizeof(r->pattern), "relation:%s:%s", o->relation, o->query);
+	p->paths = (const char *const *)rb->segments;
+	p->npaths = rb->nsegments;
+	p->pattern = r->pattern;
+	p->kind = BLOCKS_REPLAY;
+	p->list = rb->blocks;
+	p->list_len = rb->nblocks;
+	p->block_bytes = rb->block_bytes;
+	if (!(r->meta = rel_meta(o, r)))
+		return -ENOMEM;
+	p->meta_extra = r->meta;
+	fprintf(stderr, "eicbench %s: %s: %zu of %" PRIu64 " heap blocks (%.1f%%) hold the rows of query %s (found in %.1f s); replaying them in ascending order\n",
+		CMD, o->relation, rb->nblocks, rb->relation_blocks,
+		rb->relation_blocks ? 100.0 * (double)rb->nblocks / (double)rb->relation_blocks : 0.0,
+		o->query, rb->query_s);
+	return 0;
+}
+
+static int run_relation(const struct probe_opts *o, struct probe_plan *p, int argc, char **argv)
+{
+	struct rel_run r = { 0 };
+	char err[PATH_MAX + 1024];
+	int rc = rel_ask(o, &r, err, sizeof(err));
+
+	if (rc == 0)
+		rc = rel_plan(o, &r, p, err, sizeof(err));
+	if (rc == 0)
+		rc = probe_cmd_run_plan(p, argc, argv);
+	else
+		rc = cmd_fail(CMD, rc, err);
+	json_decref(r.meta);
+	relblocks_free(&r.rb);
+	free(r.text);
+	free(r.block_query);
+	return rc;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	struct probe_opts o = {
-		.engine = "psync,fadvise,io_uring", .depth = "1,2,4,8,16,32,64,128,256",
-		.bs = 8192, .pattern = "random", .seed = 1,
+		.engine = "psync,fadvise,io_uring", .depth = "1,2,4,8,16,32,64,128,256", .seed = -1,
 	};
 	struct probe_plan plan = { 0 };
 	char err[OPT_ERR_MAX], **all;
-	int rc = opts_parse(probe_table, &o, argc, argv, err, sizeof(err));
+	int rc;
 
+	server_cfg_defaults(&o.srv);
+	rc = opts_parse(probe_table, &o, argc, argv, err, sizeof(err));
 	if (rc == 1) {
 		opts_usage(stdout, USAGE, probe_table);
 		return 0;
@@ -209,7 +364,13 @@ int cmd_probe(int argc, char **argv)
 	all = full_argv(argc, argv);
 	if (!all)
 		return EXIT_RUN_FAILED;
-	rc = probe_cmd_run_plan(&plan, argc + 2, all);
+	if (o.relation) {
+		if (!o.query)
+			o.query = "blog";
+		rc = run_relation(&o, &plan, argc + 2, all);
+	} else {
+		rc = probe_cmd_run_plan(&plan, argc + 2, all);
+	}
 	free(all);
 	return rc;
 }
@@ -333,6 +494,8 @@ static int write_meta(struct session *s, int argc, char **argv)
 	json_object_set_new(meta, "device", s->have_dev ? record_device_json(&s->dev) : json_null());
 	json_object_set_new(meta, "file_blocks", json_integer((json_int_t)s->map.nblocks));
 	json_object_set_new(meta, "options", options_json(p));
+	if (p->meta_extra)
+		json_object_update(meta, (json_t *)p->meta_extra);
 	rc = record_meta_write(s->dir, meta, s->err, sizeof(s->err));
 	json_decref(meta);
 	return rc < 0 ? EXIT_RUN_FAILED : 0;

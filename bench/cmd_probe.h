@@ -4,6 +4,8 @@
  * sequence, engines, depths, block size, direct, duration or count) runs one
  * point per engine and depth, each made cold first, and writes a result
  * folder (meta.json, points.jsonl) plus a table or JSON lines on stdout.
+ * Two forms: --file PATH, and --relation NAME --query Q, which replays the
+ * heap blocks the query reads (bench/relblocks.h) on the relation's segments.
  * cmd_probe itself is declared in bench/cmd.h.
  */
 #ifndef BENCH_CMD_PROBE_H
@@ -12,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <jansson.h>
 
 #include "bench/cmd.h"
 #include "io/blocks.h"
@@ -40,6 +44,7 @@ struct probe_plan {
 	uint64_t           count;          /* reads per point; 0 = duration_s */
 	double             duration_s;     /* 0 with BLOCKS_REPLAY and no count: one pass */
 	const char        *out;            /* --out, or NULL for results/<stamp>-probe */
+	const json_t      *meta_extra;     /* NULL, or members added to meta.json */
 };
 
 /*
