@@ -329,6 +329,12 @@ static int run_relation(const struct probe_opts *o, struct probe_plan *p, int ar
 
 	if (rc == 0)
 		rc = rel_plan(o, &r, p, err, sizeof(err));
+	if (rc == 0 && r.srv.external && p->cold) {
+		/* a server eicbench did not start keeps its page cache */
+		p->cold = false;
+		fprintf(stderr, "%s: the files of a --dsn server are not evicted before each point%s\n",
+			CMD, p->direct ? "" : "; without --direct, reads may come from the page cache");
+	}
 	if (rc == 0)
 		rc = probe_cmd_run_plan(p, argc, argv);
 	else
@@ -511,9 +517,7 @@ static const char *make_cold(struct session *s)
 
 	if (!p->cold)
 		return "none";
-	/* O_DIRECT bypasses the cache: evicting the files is enough then. */
-	if (geteuid() == 0 && !p->direct && cache_drop_all() == 0)
-		return "drop_caches";
+	/* Only the probed files: the rest of the page cache is not ours to drop. */
 	for (unsigned i = 0; i < p->npaths; i++) {
 		rc = cache_evict_file(p->paths[i], NULL);
 		if (rc < 0) {

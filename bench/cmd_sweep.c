@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +82,8 @@ struct sweep_run {
 	bool resumed;
 	json_t *restore;          /* {name: previous auto.conf value or null} */
 	json_t *saved_restore;    /* the same, as the interrupted run found it */
+	json_t *before;           /* {name: value in force before the sweep} */
+	json_t *saved_before;
 };
 
 static void on_signal(int sig)
@@ -117,6 +120,20 @@ static int build_grid(const struct sweep_opts *o, struct sweep_grid *g,
 	return 0;
 }
 
+/* Does TEXT, past blank and "--" comment lines, begin with SELECT or WITH? */
+static bool starts_with_select(const char *text)
+{
+	for (;;) {
+		text += strspn(text, " \t\r\n");
+		if (strncmp(text, "--", 2))
+			break;
+		text += strcspn(text, "\n");
+	}
+	return (!strncasecmp(text, "select", 6) || !strncasecmp(text, "with", 4)) &&
+	       (text[text[0] == 'w' || text[0] == 'W' ? 4 : 6] == '\0' ||
+		strchr(" \t\r\n(", text[text[0] == 'w' || text[0] == 'W' ? 4 : 6]));
+}
+
 /* The query: a preset under sql/query/ or a file with one SELECT. */
 static int load_query(struct sweep_run *r, const char *q, char *err, size_t errlen)
 {
@@ -144,6 +161,12 @@ static int load_query(struct sweep_run *r, const char *q, char *err, size_t errl
 	len = strlen(text);
 	while (len > 0 && strchr(" \t\r\n;", text[len - 1]))
 		text[--len] = '\0';
+	if (len > 0 && !starts_with_select(text)) {
+		snprintf(err, errlen, "--query '%s': the query must be a SELECT (or WITH ... SELECT); trials run it with EXPLAIN ANALYZE, which would execute anything else",
+			 q);
+		free(text);
+		return -EINVAL;
+	}
 	if (len == 0 || strchr(text, ';')) {
 		snprintf(err, errlen, "--query '%s': %s; give one SELECT statement", q,
 			 len == 0 ? "the file holds no query" : "the file holds more than one statement");
@@ -221,10 +244,27 @@ static int resume_meta(struct sweep_run *r, char *err, size_t errlen)
 	r->o.warm = json_is_true(json_object_get(plan, "warm"));
 	r->o.jit = json_is_true(json_object_get(plan, "jit"));
 	r->o.no_force = !json_is_true(json_object_get(plan, "forced_bitmap"));
-	if (!r->o.srv.datadir && !r->o.srv.dsn)
-		r->o.srv.datadir = json_string_value(json_object_get(r->meta, "datadir"));
+	if (json_object_get(r->meta, "dsn") && !r->o.srv.dsn) {
+		snprintf(err, errlen, "--resume '%s': that sweep ran on a server given with --dsn; give the same --dsn and --restart-cmd again",
+			 r->o.resume);
+		return -EINVAL;
+	}
+	if (!r->o.srv.dsn) {
+		const char *was = json_string_value(json_object_get(r->meta, "datadir"));
+		struct server probe;
+
+		if (!r->o.srv.datadir)
+			r->o.srv.datadir = was;
+		else if (was && server_resolve(&r->o.srv, &probe, err, errlen) == 0 &&
+			 strcmp(probe.datadir, was)) {
+			snprintf(err, errlen, "--resume '%s': that sweep ran on --datadir %s, not %s",
+				 r->o.resume, was, probe.datadir);
+			return -EINVAL;
+		}
+	}
 	snprintf(r->dir, sizeof(r->dir), "%s", r->o.resume);
 	r->saved_restore = json_incref(json_object_get(r->meta, "restore_auto_conf"));
+	r->saved_before = json_incref(json_object_get(r->meta, "restore_in_force"));
 	r->resumed = true;
 	return 0;
 }
@@ -305,18 +345,34 @@ static int context_of(const char *name, const char *ctx, enum sweep_context *out
 	return 0;
 }
 
-/* Keep what postgresql.auto.conf held for NAME, to put it back afterwards. */
-static void remember(struct sweep_run *r, PGconn *c, const char *name)
+/*
+ * Keep what postgresql.auto.conf held for NAME, to put it back afterwards,
+ * and the value in force now, to start the server with should a tried value
+ * keep it from starting.
+ */
+static int remember(struct sweep_run *r, PGconn *c, const char *name,
+		    char *err, size_t errlen)
 {
 	const char *p[] = { name };
-	char err[256];
-	PGresult *res = pgutil_query(c, sql_text("sweep/auto_conf_value.sql"), 1, p, err, sizeof(err));
+	PGresult *res = pgutil_query(c, sql_text("sweep/auto_conf_value.sql"), 1, p, err, errlen);
 
+	if (!res) {
+		snprintf(err, errlen, "--set %s: cannot read postgresql.auto.conf's value (pg_file_settings) to restore it afterwards; run as a superuser",
+			 name);
+		return -EINVAL;
+	}
 	if (!r->restore)
 		r->restore = json_object();
-	json_object_set_new(r->restore, name, res && PQntuples(res) == 1 ?
+	if (!r->before)
+		r->before = json_object();
+	json_object_set_new(r->restore, name, PQntuples(res) == 1 ?
 			    json_string(PQgetvalue(res, 0, 0)) : json_null());
 	PQclear(res);
+	res = pgutil_query(c, sql_text("sweep/current_setting.sql"), 1, p, err, errlen);
+	if (res)
+		json_object_set_new(r->before, name, json_string(PQgetvalue(res, 0, 0)));
+	PQclear(res);
+	return 0;
 }
 
 /* Does the server take VALUE for setting I? Session values are tried and rolled back. */
@@ -362,11 +418,45 @@ static int check_setting(struct sweep_run *r, PGconn *c, int i, char *err, size_
 			snprintf(err, errlen, "--set %s changes the server's configuration; for a --dsn server that needs --restart-cmd", st->name);
 			return -EINVAL;
 		}
-		remember(r, c, st->name);
+		ret = remember(r, c, st->name, err, errlen);
 	}
-	for (int k = 0; ret == 0 && k < st->nvalues; k++)
+	for (int k = 0; ret == 0 && k < st->nvalues; k++) {
 		ret = try_value(r, c, i, st->values[k], err, errlen);
+		if (ret == 0 && stop_flag) {
+			snprintf(err, errlen, "interrupted while checking the settings");
+			ret = -EINTR;
+		}
+	}
 	return ret;
+}
+
+/*
+ * The managed server does not come up (a tried value keeps it from starting):
+ * start it with the values in force before the sweep as -c options, which
+ * override postgresql.auto.conf, so that ALTER SYSTEM can put that file back.
+ */
+static PGconn *repair_start(struct sweep_run *r, char *err, size_t errlen)
+{
+	char pairs[16][SWEEP_NAME_MAX + SWEEP_VALUE_MAX + 2];
+	const char *list[17];
+	const char *name;
+	json_t *v;
+	int n = 0;
+
+	if (r->srv.external || !r->before)
+		return NULL;
+	json_object_foreach(r->before, name, v) {
+		if (n == 16)
+			break;
+		snprintf(pairs[n], sizeof(pairs[n]), "%s=%s", name, json_string_value(v));
+		list[n] = pairs[n];
+		n++;
+	}
+	list[n] = NULL;
+	server_stop(&r->srv, err, errlen);
+	if (server_start_with(&r->srv, list, err, errlen) < 0)
+		return NULL;
+	return server_connect(&r->srv, NULL, err, errlen);
 }
 
 /* Put back what postgresql.auto.conf held for the settings the sweep varied. */
@@ -381,6 +471,8 @@ static int restore_settings(struct sweep_run *r, char *err, size_t errlen)
 	if (!r->restore)
 		return 0;
 	c = server_connect(&r->srv, NULL, err, errlen);
+	if (!c)
+		c = repair_start(r, err, errlen);
 	if (!c)
 		return -EIO;
 	json_object_foreach(r->restore, name, v) {
@@ -510,8 +602,10 @@ static int write_meta(struct sweep_run *r, int argc, char **argv, char *err, siz
 	json_object_set_new(plan, "forced_bitmap", json_boolean(!r->o.no_force));
 	json_object_set_new(plan, "session", session_json(r, err, errlen));
 	json_object_set_new(r->meta, "plan", plan);
-	if (r->restore)	/* a resumed run puts back these, not what it finds */
+	if (r->restore) {	/* a resumed run puts back these, not what it finds */
 		json_object_set(r->meta, "restore_auto_conf", r->restore);
+		json_object_set(r->meta, "restore_in_force", r->before);
+	}
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
@@ -597,6 +691,8 @@ static void cleanup(struct sweep_run *r)
 	json_decref(r->meta);
 	json_decref(r->restore);
 	json_decref(r->saved_restore);
+	json_decref(r->before);
+	json_decref(r->saved_before);
 }
 
 /* Options or --resume → plan, server, checked settings, folder. */
@@ -623,6 +719,8 @@ static int setup(struct sweep_run *r, int argc, char **argv, char *err, size_t e
 	if (ret == 0 && r->saved_restore) {
 		json_decref(r->restore);
 		r->restore = json_incref(r->saved_restore);
+		json_decref(r->before);
+		r->before = json_incref(r->saved_before);
 	}
 	r->env = (struct trial_env){ .srv = &r->srv, .plan = &r->plan,
 		.query_name = r->query_name, .query_text = r->query_text,
@@ -630,8 +728,11 @@ static int setup(struct sweep_run *r, int argc, char **argv, char *err, size_t e
 		.stop = &stop_flag };
 	if (ret == 0 && (ret = trial_check_plan(&r->env, 0, err, errlen)) == -EPROTO)
 		ret = -EINVAL;	/* a query without a bitmap plan is bad input */
-	if (ret == 0 && !r->resumed)
+	if (ret == 0 && !r->resumed) {
 		ret = record_dir_create(NULL, "sweep", r->o.out, r->dir, sizeof(r->dir), err, errlen);
+		if (ret == -EEXIST && r->o.out)
+			ret = -EINVAL;	/* the folder the user named is taken */
+	}
 	if (ret == 0 && !r->resumed)
 		ret = write_meta(r, argc, argv, err, errlen);
 	else if (ret == 0)
@@ -648,21 +749,21 @@ int cmd_sweep(int argc, char **argv)
 	ret = parse(&r, argc, argv);
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	ret = setup(&r, argc + 2, argv - 2, err, sizeof(err));	/* see cmd.h */
 	if (ret == 2 || ret < 0) {
 		cleanup(&r);
 		return ret == 2 ? EXIT_BAD_INPUT : fail(ret, err);
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	ret = run_trials(&r, err, sizeof(err));
 	if (ret < 0) {
 		char e2[1024];
 
 		restore_settings(&r, e2, sizeof(e2));
 		if (ret == -EINTR)
-			fprintf(stderr, "eicbench sweep: interrupted; finished trials are in %s; finish with: eicbench sweep --resume %s\n",
-				r.dir, r.dir);
+			fprintf(stderr, "eicbench sweep: interrupted; finished trials are in %s; finish with: eicbench sweep --resume %s%s\n",
+				r.dir, r.dir, r.srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
 		else
 			fail(ret, err);
 		cleanup(&r);

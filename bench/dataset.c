@@ -466,6 +466,16 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 	return ret;
 }
 
+/* Is there a table test that no eicbench_dataset row accounts for? */
+static bool foreign_test(PGconn *c)
+{
+	PGresult *r = PQexec(c, sql_text("dataset/test_exists.sql"));
+	bool yes = PQresultStatus(r) != PGRES_TUPLES_OK || !strcmp(PQgetvalue(r, 0, 0), "t");
+
+	PQclear(r);
+	return yes;
+}
+
 static bool same_set(const struct dataset_info *have, const struct dataset_cfg *cfg)
 {
 	return have->rows == cfg->rows && have->seed == cfg->seed &&
@@ -487,6 +497,11 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 	if (!c)
 		return -EIO;
 	found = dataset_lookup(c, out, err, errlen);
+	if (found == 0 && s->external && foreign_test(c)) {
+		snprintf(err, errlen, "the database given with --dsn has a table named test that eicbench did not load; eicbench will not drop it: give a database of its own, or drop the table yourself");
+		PQfinish(c);
+		return -EINVAL;
+	}
 	PQfinish(c);
 	if (found < 0)
 		return found;

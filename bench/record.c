@@ -322,6 +322,8 @@ static json_t *redacted_arg(const char *arg)
 	size_t keep = strncmp(arg, "--", 2) == 0 && eq ? (size_t)(eq - arg) + 1 : 0;
 	json_t *j;
 
+	if (strcasestr(arg, "PGPASSWORD="))
+		return json_string("(withheld: holds PGPASSWORD)");
 	if (!strcasestr(arg, "password") && !strstr(arg, "://"))
 		return json_string(arg);
 	buf = malloc(n + 1);

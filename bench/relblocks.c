@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -329,6 +330,33 @@ static int add_segment(struct relblocks *rb, const char *path)
 }
 
 /* BASE, BASE.1, ... while they exist; BASE itself must be readable here. */
+/*
+ * For a --dsn server, files at the same path here could belong to another
+ * cluster: they must at least hold exactly the relation's size.
+ */
+static int same_size(const struct relblocks *rb, const char *relation,
+		     char *err, size_t errlen)
+{
+	uint64_t bytes = 0;
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (unsigned i = 0;; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "%s", rb->base);
+		else
+			snprintf(path, sizeof(path), "%s.%u", rb->base, i);
+		if (stat(path, &st) < 0)
+			break;
+		bytes += (uint64_t)st.st_size;
+	}
+	if (bytes == rb->relation_blocks * rb->block_bytes)
+		return 0;
+	snprintf(err, errlen, "the files at %s hold %" PRIu64 " bytes but relation %s has %" PRIu64 ": they are not this server's (is it on another machine?)",
+		 rb->base, bytes, relation, rb->relation_blocks * rb->block_bytes);
+	return -EINVAL;
+}
+
 static int find_segments(struct relblocks *rb, const char *relation, bool remote,
 			 char *err, size_t errlen)
 {
@@ -348,10 +376,11 @@ static int find_segments(struct relblocks *rb, const char *relation, bool remote
 	for (unsigned i = 1;; i++) {
 		snprintf(path, sizeof(path), "%s.%u", rb->base, i);
 		if (access(path, F_OK) < 0)
-			return 0;
+			break;
 		if ((rc = add_segment(rb, path)) < 0)
 			return rc;
 	}
+	return remote ? same_size(rb, relation, err, errlen) : 0;
 }
 
 /* Take the row of probe/relation.sql. */

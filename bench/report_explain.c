@@ -262,6 +262,21 @@ static void explain_shrunk(FILE *f, const struct report *r, int slower)
 			ra);
 }
 
+/* Readahead's large requests at 0 may also read pages the scan never needed. */
+static void explain_volume(FILE *f, const struct report *r, size_t z,
+			   const size_t *idx, size_t n)
+{
+	double hi = -INFINITY, at0 = r->groups[z].read_mib;
+
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] != z && !isnan(r->groups[idx[i]].read_mib))
+			hi = fmax(hi, r->groups[idx[i]].read_mib);
+	if (isnan(at0) || isinf(hi) || at0 < hi * 1.3)
+		return;
+	fprintf(f, " At 0 the device read %.0f MiB, against at most %.0f MiB with prefetching: readahead also fetched pages the scan did not need.",
+		at0, hi);
+}
+
 static void explain_requests(FILE *f, const struct report *r, const struct report_series *se,
 			     const size_t *idx, size_t n)
 {
@@ -283,6 +298,7 @@ static void explain_requests(FILE *f, const struct report *r, const struct repor
 	if (hi < at0 * SHRUNK) {
 		fprintf(f, ".");
 		explain_shrunk(f, r, se->fastest == z);
+		explain_volume(f, r, z, idx, n);
 	} else
 		fprintf(f, "%s.", hi <= at0 * 2 && lo >= at0 / 2 ?
 			": prefetching did not change how the device was read" : "");

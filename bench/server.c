@@ -93,7 +93,7 @@ static int drain(int fd, char *out, size_t outlen, double deadline_ms)
 
 		if (left <= 0)
 			return -ETIMEDOUT;
-		if (poll(&p, 1, (int)left + 1) < 0 && errno != EINTR)
+		if (poll(&p, 1, left > 1000 ? 1000 : (int)left + 1) < 0 && errno != EINTR)
 			return -errno;
 		n = read(fd, buf, sizeof(buf));
 		if (n == 0)
@@ -141,9 +141,12 @@ static int run_prog(const struct server *s, bool as_user, char *const argv[],
 		close(pfd[1]);
 		return ret;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		setpgid(0, 0);	/* Ctrl-C at the terminal is eicbench's to handle */
 		child_exec(s, as_user, pfd[1], argv);
+	}
 	close(pfd[1]);
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 	ret = drain(pfd[0], out, outlen, deadline);
 	close(pfd[0]);
 	if (ret == -ETIMEDOUT)
@@ -318,6 +321,11 @@ static int resolve_datadir(const struct server_cfg *cfg, struct server *s,
 	len = strlen(s->datadir);
 	while (len > 1 && s->datadir[len - 1] == '/')
 		s->datadir[--len] = '\0';
+	if (strpbrk(s->datadir, "',\\\"")) {
+		snprintf(err, errlen, "--datadir '%s': quotes, commas and backslashes are not allowed in the path (it goes into the server's configuration and connection strings)",
+			 s->datadir);
+		return -EINVAL;
+	}
 	/* The socket lives in the data directory: sun_path holds 107 bytes. */
 	if (len + strlen("/.s.PGSQL.65535") > 107) {
 		snprintf(err, errlen, "--datadir '%s': the path is %zu characters; the server's Unix socket lives in it, so it must be at most %zu",
@@ -332,9 +340,13 @@ static void dpath(const struct server *s, const char *name, char *out, size_t le
 	snprintf(out, len, "%s/%s", s->datadir, name);
 }
 
-/* The marker records what init chose; later commands take the port from it. */
-static int read_marker(struct server *s)
+/*
+ * The marker records what init chose: later commands take the port from it,
+ * and the server's user and binaries unless --user or --pgbin say otherwise.
+ */
+static int read_marker(struct server *s, char *user, char *bindir)
 {
+	const char *u = NULL, *b = NULL;
 	char p[PATH_MAX];
 	json_t *j, *port;
 
@@ -345,17 +357,50 @@ static int read_marker(struct server *s)
 	port = json_object_get(j, "port");
 	if (json_is_integer(port))
 		s->port = (int)json_integer_value(port);
+	if (json_unpack(j, "{s?s, s?s}", "user", &u, "bindir", &b) == 0) {
+		if (u && geteuid() == 0)
+			snprintf(user, 64, "%s", u);
+		if (b)
+			snprintf(bindir, 1024, "%s", b);
+	}
 	json_decref(j);
 	return 1;
+}
+
+/* PROG itself when it holds a '/', else the first executable on PATH. */
+static int find_program(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? set_str(out, len, prog) : -ENOENT;
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		if (snprintf(out, len, "%.*s/%s", (int)n, path, prog) < (int)len &&
+		    access(out, X_OK) == 0)
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return -ENOENT;
 }
 
 static int resolve_external(const struct server_cfg *cfg, struct server *s,
 			    char *err, size_t errlen)
 {
-	char copy[1024], *argv[64];
+	char copy[1024], *argv[64], prog[PATH_MAX];
+	PQconninfoOption *opts;
+	char *msg = NULL;
 
 	s->external = true;
 	s->dsn = cfg->dsn;
+	opts = PQconninfoParse(cfg->dsn, &msg);
+	PQconninfoFree(opts);
+	PQfreemem(msg);
+	if (!opts) {	/* libpq's message may quote a password: not shown */
+		snprintf(err, errlen, "--dsn: not a valid connection string; give key=value pairs or a postgresql:// URI");
+		return -EINVAL;
+	}
 	if (!cfg->restart_cmd)
 		return 0;
 	snprintf(copy, sizeof(copy), "%s", cfg->restart_cmd);
@@ -363,6 +408,11 @@ static int resolve_external(const struct server_cfg *cfg, struct server *s,
 	    server_split_argv(copy, argv, 64) <= 0) {
 		snprintf(err, errlen, "--restart-cmd '%s': give a command and its arguments (quotes group words; no shell)",
 			 cfg->restart_cmd);
+		return -EINVAL;
+	}
+	if (find_program(argv[0], prog, sizeof(prog)) < 0) {
+		snprintf(err, errlen, "--restart-cmd: '%s' is not an executable program (looked on PATH); give its full path",
+			 argv[0]);
 		return -EINVAL;
 	}
 	snprintf(s->restart_cmd, sizeof(s->restart_cmd), "%s", cfg->restart_cmd);
@@ -381,15 +431,26 @@ int server_resolve(const struct server_cfg *cfg, struct server *s,
 		snprintf(err, errlen, "--restart-cmd is for a server given with --dsn; the managed cluster is restarted by eicbench itself");
 		return -EINVAL;
 	}
+	if (cfg->timeout_s > 86400) {
+		snprintf(err, errlen, "--timeout %.0f s is not allowed; give at most 24 h", cfg->timeout_s);
+		return -EINVAL;
+	}
 	if (cfg->dsn)
 		return resolve_external(cfg, s, err, errlen);
-	ret = resolve_user(cfg, s, err, errlen);
-	if (ret == 0)
-		ret = resolve_bindir(cfg, s, err, errlen);
-	if (ret == 0)
-		ret = resolve_datadir(cfg, s, err, errlen);
-	if (ret == 0)
-		read_marker(s);
+	ret = resolve_datadir(cfg, s, err, errlen);
+	if (ret == 0) {	/* what init chose stays the default afterwards */
+		struct server_cfg eff = *cfg;
+		char user[64] = "", bindir[1024] = "";
+
+		read_marker(s, user, bindir);
+		if (!eff.user && user[0])
+			eff.user = user;
+		if (!eff.pgbin && bindir[0] && has_tools(bindir))
+			eff.pgbin = bindir;
+		ret = resolve_user(&eff, s, err, errlen);
+		if (ret == 0)
+			ret = resolve_bindir(&eff, s, err, errlen);
+	}
 	return ret;
 }
 
@@ -569,8 +630,10 @@ int server_init(struct server *s, const char *listen, char *err, size_t errlen)
 	snprintf(initdb, sizeof(initdb), "%s/initdb", s->bindir);
 	snprintf(pgdata, sizeof(pgdata), "--pgdata=%s", s->datadir);
 	{
+		/* trust only on the private socket; TCP (--listen) needs a password */
 		char *argv[] = { initdb, pgdata, "--username=" SERVER_SUPERUSER,
-			"--auth=trust", "--encoding=UTF8", "--locale=C",
+			"--auth-local=trust", "--auth-host=scram-sha-256",
+			"--encoding=UTF8", "--locale=C",
 			"--no-instructions", NULL };
 
 		ret = run_prog(s, true, argv, out, sizeof(out), s->timeout_s);
@@ -634,6 +697,23 @@ static bool pid_alive(pid_t pid)
 	return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
 }
 
+/* Is PID running our postgres binary? (A stale pid file may name another.) */
+static bool is_postgres(const struct server *s, pid_t pid)
+{
+	char link[64], exe[PATH_MAX], want[PATH_MAX], real[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return errno != ENOENT;	/* not ours to inspect: assume it is */
+	exe[n] = '\0';
+	snprintf(want, sizeof(want), "%s/postgres", s->bindir);
+	if (!realpath(want, real))
+		return true;
+	return !strcmp(exe, real);
+}
+
 pid_t server_running_pid(const struct server *s)
 {
 	char p[PATH_MAX], line[32] = "";
@@ -648,20 +728,30 @@ pid_t server_running_pid(const struct server *s)
 		line[0] = '\0';
 	fclose(f);
 	pid = strtol(line, NULL, 10);
-	if (pid <= 0 || !pid_alive((pid_t)pid))
+	if (pid <= 0 || !pid_alive((pid_t)pid) || !is_postgres(s, (pid_t)pid))
 		return 0;
 	return (pid_t)pid;
 }
 
-/* Start the postmaster detached (double fork); return its pid or -errno. */
-static pid_t spawn_postmaster(const struct server *s)
+/*
+ * Start the postmaster detached (double fork); return its pid or -errno.
+ * SETTINGS ("name=value", NULL-terminated, or NULL) become -c options.
+ */
+static pid_t spawn_postmaster(const struct server *s, const char *const *settings)
 {
-	char postgres[PATH_MAX], log[PATH_MAX];
-	char *argv[] = { postgres, "-D", (char *)s->datadir, NULL };
-	int pfd[2], status;
+	char postgres[PATH_MAX], log[PATH_MAX], *argv[4 + 2 * 16 + 1];
+	int pfd[2], status, n = 0;
 	pid_t child, pm = -EIO;
 
 	snprintf(postgres, sizeof(postgres), "%s/postgres", s->bindir);
+	argv[n++] = postgres;
+	argv[n++] = "-D";
+	argv[n++] = (char *)s->datadir;
+	for (int i = 0; settings && settings[i] && i < 16; i++) {
+		argv[n++] = "-c";
+		argv[n++] = (char *)settings[i];
+	}
+	argv[n] = NULL;
 	dpath(s, LOGFILE, log, sizeof(log));
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -errno;
@@ -752,6 +842,12 @@ int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errle
 
 int server_start(struct server *s, char *err, size_t errlen)
 {
+	return server_start_with(s, NULL, err, errlen);
+}
+
+int server_start_with(struct server *s, const char *const *settings,
+		      char *err, size_t errlen)
+{
 	int ret = managed_or_error(s, err, errlen);
 	pid_t pid;
 
@@ -760,7 +856,7 @@ int server_start(struct server *s, char *err, size_t errlen)
 	pid = server_running_pid(s);
 	if (pid > 0)
 		return server_wait_ready(s, pid, err, errlen);
-	pid = spawn_postmaster(s);
+	pid = spawn_postmaster(s, settings);
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
 		return pid;
@@ -907,9 +1003,13 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 	if (ret == 0)
 		ret = drop_caches(s, s->datadir, t, err, errlen);
 	t3 = server_now_ms();
-	if (ret < 0)
+	if (ret < 0) {	/* never leave the server down: start it again */
+		char keep[256];
+
+		server_start(s, keep, sizeof(keep));
 		return ret;
-	pid = spawn_postmaster(s);
+	}
+	pid = spawn_postmaster(s, NULL);
 	t4 = server_now_ms();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
@@ -945,7 +1045,7 @@ static void external_datadir(const struct server *s, char *out, size_t len)
 static int cold_external(struct server *s, struct cold_times *t, char *err,
 			 size_t errlen)
 {
-	char cmd[1024], *argv[64], out[2048], datadir[PATH_MAX];
+	char cmd[1024], *argv[64], out[2048], datadir[PATH_MAX], prog[PATH_MAX];
 	double t0 = server_now_ms(), t1, t2, t3;
 	int ret;
 
@@ -960,6 +1060,8 @@ static int cold_external(struct server *s, struct cold_times *t, char *err,
 	}
 	snprintf(cmd, sizeof(cmd), "%s", s->restart_cmd);
 	server_split_argv(cmd, argv, 64);
+	if (find_program(argv[0], prog, sizeof(prog)) == 0)
+		argv[0] = prog;
 	ret = run_prog(s, false, argv, out, sizeof(out), s->timeout_s);
 	t1 = server_now_ms();
 	if (ret != 0) {

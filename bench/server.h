@@ -78,6 +78,11 @@ int server_is_managed(const struct server *s);
 
 int server_init(struct server *s, const char *listen, char *err, size_t errlen);
 int server_start(struct server *s, char *err, size_t errlen);
+
+/* Start with SETTINGS ("name=value", NULL-terminated) given as -c options,
+ * which override postgresql.auto.conf (to repair a value that stops start). */
+int server_start_with(struct server *s, const char *const *settings,
+		      char *err, size_t errlen);
 int server_stop(struct server *s, char *err, size_t errlen);
 
 /* Running postmaster's pid, 0 when stopped. */

@@ -38,7 +38,14 @@ static int add_values(struct sweep_setting *st, const char *list, char *err,
 			return -EINVAL;
 		}
 		memcpy(st->values[st->nvalues], p, len);
-		st->values[st->nvalues++][len] = '\0';
+		st->values[st->nvalues][len] = '\0';
+		for (int k = 0; k < st->nvalues; k++)
+			if (!strcmp(st->values[k], st->values[st->nvalues])) {
+				snprintf(err, errlen, "--set %s=%s: '%s' is given twice; give each value once",
+					 st->name, list, st->values[k]);
+				return -EINVAL;
+			}
+		st->nvalues++;
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -124,33 +131,36 @@ static void shuffle(int *v, int n, uint64_t *state)
 	}
 }
 
-static void make_key(const struct sweep_plan *p, struct sweep_trial *t)
+/* The trial's key; -ENAMETOOLONG if it does not fit (keys must be unique). */
+static int make_key(const struct sweep_plan *p, struct sweep_trial *t)
 {
 	size_t used = (size_t)snprintf(t->key, sizeof(t->key), "round=%d", t->round);
 
 	for (int i = 0; i < p->grid.nsettings && used < sizeof(t->key); i++)
 		used += (size_t)snprintf(t->key + used, sizeof(t->key) - used, " %s=%s",
 					 p->grid.s[i].name, sweep_value(p, t->combo, i));
+	return used < sizeof(t->key) ? 0 : -ENAMETOOLONG;
 }
 
 int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
 		     uint64_t order_seed, char *err, size_t errlen)
 {
 	uint64_t state = order_seed;
+	long long trials = runs;
 	int *order;
 
 	memset(p, 0, sizeof(*p));
 	p->grid = *g;
 	p->runs = runs;
 	p->order_seed = order_seed;
-	p->ncombos = 1;
-	for (int i = 0; i < g->nsettings; i++)
-		p->ncombos *= g->s[i].nvalues;
-	if (runs < 1 || p->ncombos < 1 || (long long)p->ncombos * runs > 100000) {
-		snprintf(err, errlen, "the plan has %d combinations x %d runs; allowed are 1 to 100000 trials",
-			 p->ncombos, runs);
+	for (int i = 0; i < g->nsettings && trials <= 100000; i++)
+		trials *= g->s[i].nvalues;
+	if (runs < 1 || trials < 1 || trials > 100000) {
+		snprintf(err, errlen, "the plan has %s%lld trials; allowed are 1 to 100000",
+			 trials > 100000 ? "over " : "", trials > 100000 ? 100000LL : trials);
 		return -EINVAL;
 	}
+	p->ncombos = (int)(trials / runs);
 	p->ntrials = p->ncombos * runs;
 	p->trials = calloc((size_t)p->ntrials, sizeof(*p->trials));
 	order = malloc(sizeof(int) * (size_t)p->ncombos);
@@ -168,7 +178,13 @@ int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
 
 			t->round = r + 1;
 			t->combo = order[c];
-			make_key(p, t);
+			if (make_key(p, t) < 0) {
+				snprintf(err, errlen, "the settings' names and values are too long to name each trial (at most %d characters)",
+					 SWEEP_KEY_MAX - 1);
+				free(order);
+				sweep_plan_free(p);
+				return -EINVAL;
+			}
 		}
 	}
 	free(order);

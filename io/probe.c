@@ -147,8 +147,11 @@ static int issue(struct run *r)
 		struct engine_io *io = r->free_ios[--r->nfree];
 		prepare(r, io);
 		io->start_ns = now_ns();
-		if ((rc = ops->queue(&r->eng, io)) < 0 ||
-		    (rc = ops->commit(&r->eng, r->nfree == 0)) < 0)
+		if ((rc = ops->queue(&r->eng, io)) < 0)
+			r->free_ios[r->nfree++] = io;	/* not in flight: drain must not wait for it */
+		else
+			rc = ops->commit(&r->eng, r->nfree == 0);
+		if (rc < 0)
 			return fail(r, PROBE_FAILED_IO, rc, "%s: submit: %s",
 				    r->cfg->engine->name, strerror(-rc));
 	}

@@ -14,8 +14,6 @@ for p in $PKGS; do
 	fi
 done
 
-# A server must be installed (the postgresql metapackage pulls one in, but an
-# existing installation of another major version is fine too).
 if [ -z "$missing" ]; then
 	exit 0
 fi
@@ -39,11 +37,15 @@ fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-# Debian's postgresql-common creates and starts a "main" cluster on install;
-# eicbench never uses it, so keep the package from creating one.
+# Debian's server package creates and starts a "main" cluster of its own when
+# installed; eicbench never uses it (its clusters live in data directories it
+# makes), and a stray server would add I/O to the measurements: keep the
+# package from creating it. The package's own createcluster.conf is kept
+# where it already exists (--force-confold answers dpkg's question).
 if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
 	$SUDO mkdir -p /etc/postgresql-common
 	echo "create_main_cluster = false" | $SUDO tee /etc/postgresql-common/createcluster.conf >/dev/null
 fi
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+$SUDO apt-get install -y -qq --no-install-recommends \
+	-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold $missing

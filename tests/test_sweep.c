@@ -28,6 +28,7 @@ static const struct grid_case {
 	{ "work_mem", "give NAME=V1,V2", 0 },
 	{ "Work_Mem=1", "give NAME=V1,V2", 0 },
 	{ "=1", "give NAME=V1,V2", 0 },
+	{ "effective_io_concurrency=1,16,1", "'1' is given twice", 0 },
 };
 
 static void grids(void **state)
@@ -167,7 +168,20 @@ static void limits(void **state)
 	(void)state;
 	assert_int_equal(sweep_grid_add(&g, "effective_io_concurrency=1", err, sizeof(err)), 0);
 	assert_int_equal(sweep_plan_build(&p, &g, 0, 1, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "1 to 100000 trials"));
+	assert_non_null(strstr(err, "allowed are 1 to 100000"));
+	/* 64^6 combinations must not overflow into a small count */
+	for (int i = 0; i < SWEEP_MAX_SETTINGS - 1; i++) {
+		char spec[512] = "", name[16];
+		size_t used;
+
+		snprintf(name, sizeof(name), "s%c", 'a' + i);
+		used = (size_t)snprintf(spec, sizeof(spec), "%s=", name);
+		for (int v = 0; v < 64; v++)
+			used += (size_t)snprintf(spec + used, sizeof(spec) - used, "%s%d", v ? "," : "", v);
+		assert_int_equal(sweep_grid_add(&g, spec, err, sizeof(err)), 0);
+	}
+	assert_int_equal(sweep_plan_build(&p, &g, 1, 1, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "over 100000 trials"));
 }
 
 int main(void)

@@ -44,6 +44,7 @@ same "warm trials say so" "$(jq -r '[.cold, .cold_times] | @tsv' "$T/s2/trials.j
 
 # Bad input: exit 2, and the records already written stay whole.
 sum=$(md5sum <"$R")
+nres=$(ls results 2>/dev/null | wc -l)
 fails 2 "'x' is not allowed" "a non-numeric value" "$EB" sweep --datadir "$D" --eic 1,x
 fails 2 "'-1' is not allowed" "a negative value" "$EB" sweep --datadir "$D" --eic -1
 fails 2 "'1001' is not allowed" "a value over 1000" "$EB" sweep --datadir "$D" --eic 1001
@@ -56,8 +57,17 @@ echo "SELECT * FROM test" >"$T/nobitmap.sql"
 fails 2 "no Bitmap Heap Scan" "a query without a bitmap plan even when forced" "$EB" sweep --datadir "$D" --query "$T/nobitmap.sql" --eic 1 --runs 1
 fails 2 "different plan" "--resume of a folder from a different plan" "$EB" sweep --resume "$T/s1" --eic 0,2
 fails 2 "meta.json" "--resume of a folder that is no sweep" "$EB" sweep --resume "$T"
+printf 'DELETE FROM test WHERE minor = 800\n' >"$T/delete.sql"
+fails 2 "must be a SELECT" "a query file that writes is refused" "$EB" sweep --datadir "$D" --query "$T/delete.sql" --eic 1 --runs 1
+fails 2 "given twice" "a value given twice" "$EB" sweep --datadir "$D" --eic 1,16,1
+mkdir "$T/full" && touch "$T/full/x"
+fails 2 "not empty" "--out naming a folder in use" "$EB" sweep --datadir "$D" --eic 1 --runs 1 --out "$T/full"
+cluster other 54395
+fails 2 "ran on --datadir" "--resume on another data directory" "$EB" sweep --resume "$T/s1" --datadir "$T/other"
 same "no record file damaged" "$(md5sum <"$R")" "$sum"
 same "no stray result folders" "$(ls "$T" | grep -c '^s')" 2
+same "nothing written under results/" "$(ls results 2>/dev/null | wc -l)" "$nres"
+same "the data set is whole" "$(q 'select count(*) from test')" 300001
 
 # Interrupt a sweep, then resume it: nothing repeated, nothing lost.
 "$EB" sweep --datadir "$D" --eic 0,1,2,4 --runs 3 --out "$T/s3" >/dev/null 2>"$T/s3.err" &
