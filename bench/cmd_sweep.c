@@ -736,7 +736,7 @@ static int setup(struct sweep_run *r, int argc, char **argv, char *err, size_t e
 	if (ret == 0 && !r->resumed)
 		ret = write_meta(r, argc, argv, err, errlen);
 	else if (ret == 0)
-		device_json(r);	/* the device to watch */
+		json_decref(device_json(r));	/* only the device to watch */
 	return ret;
 }
 

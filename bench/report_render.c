@@ -270,7 +270,7 @@ static void put_server(FILE *f, const json_t *server)
 {
 	const json_t *set = json_object_get(server, "settings");
 	static const char *const shown[] = { "shared_buffers", "work_mem", "io_method",
-		"io_combine_limit", "max_parallel_workers_per_gather" };
+		"io_combine_limit" };
 	const char *v = report_str_at(server, "version", NULL);
 
 	fprintf(f, "Server: PostgreSQL %s", v ? v : "(version unknown)");

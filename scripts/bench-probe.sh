@@ -1,21 +1,24 @@
 #!/bin/sh
 # bench-probe.sh: eicbench's io_uring probe against fio's io_uring engine on
-# the same file, O_DIRECT random reads of 8 KiB, at each depth, alternating
-# ours and fio; then psync against fio's psync at depth 1. Prints per depth
-# IOPS and CPU per I/O of both and their ratios (target: IOPS ratio >= 0.97,
-# CPU ratio <= 1.00). Both draw blocks uniformly with replacement
+# the same file, O_DIRECT random reads of 8 KiB, at each depth; then psync
+# against fio's psync at depth 1. Each point runs BENCH_PROBE_ROUNDS times
+# per tool, the order swapped every round (ours first, then fio first, ...),
+# since the virtio disk's host favours whichever runs second; the table shows
+# the medians of IOPS and CPU per I/O of both and their ratios (target: IOPS
+# ratio >= 0.97, CPU ratio <= 1.00). Both draw blocks uniformly with replacement
 # (fio --norandommap). Raw outputs go to results/<UTC>-bench-probe/.
 #
-# Environment: BENCH_PROBE_SIZE (4G), BENCH_PROBE_SECONDS (10),
+# Environment: BENCH_PROBE_SIZE (4G), BENCH_PROBE_SECONDS (5),
 # BENCH_PROBE_DEPTHS ("1 4 16 64 128"), BENCH_PROBE_FILE (data/probe-file),
-# BENCH_PROBE_PSYNC (1; 0 skips the psync row).
+# BENCH_PROBE_PSYNC (1; 0 skips the psync row), BENCH_PROBE_ROUNDS (5).
 set -eu
 
 SIZE=${BENCH_PROBE_SIZE:-4G}
-SECS=${BENCH_PROBE_SECONDS:-10}
+SECS=${BENCH_PROBE_SECONDS:-5}
 DEPTHS=${BENCH_PROBE_DEPTHS:-"1 4 16 64 128"}
 FILE=${BENCH_PROBE_FILE:-data/probe-file}
 PSYNC=${BENCH_PROBE_PSYNC:-1}
+ROUNDS=${BENCH_PROBE_ROUNDS:-5}
 BS=8k
 EIC=${EICBENCH:-./eicbench}
 
@@ -52,33 +55,47 @@ theirs() {
 		{ echo "bench-probe: fio failed, see $OUT/$3.log" >&2; exit 1; }
 }
 
-# row LABEL DEPTH OURS_TAG FIO_TAG: print one line of the table.
-row() {
-	o_iops=$(jq -r '.iops' "$OUT/$3.json")
-	o_cpu=$(jq -r '.cpu_us_per_io.user + .cpu_us_per_io.sys' "$OUT/$3.json")
-	f_iops=$(jq -r '.jobs[0].read.iops' "$OUT/$4.json")
-	f_cpu=$(jq -r '.jobs[0] | (.usr_cpu + .sys_cpu) / 100 * .read.runtime * 1000 / .read.total_ios' "$OUT/$4.json")
-	awk -v l="$1" -v d="$2" -v oi="$o_iops" -v fi="$f_iops" -v oc="$o_cpu" -v fc="$f_cpu" 'BEGIN {
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# point LABEL ENGINE DEPTH: ROUNDS runs of each tool, order swapped per round;
+# prints one line of the table from the medians.
+point() {
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		if [ $((r % 2)) -eq 1 ]; then
+			ours "$2" "$3" "ours-$1-$3-$r"
+			theirs "$2" "$3" "fio-$1-$3-$r"
+		else
+			theirs "$2" "$3" "fio-$1-$3-$r"
+			ours "$2" "$3" "ours-$1-$3-$r"
+		fi
+		r=$((r + 1))
+	done
+	o_iops=$(for f in "$OUT"/ours-"$1"-"$3"-*.json; do jq -r '.iops' "$f"; done | median)
+	o_cpu=$(for f in "$OUT"/ours-"$1"-"$3"-*.json; do jq -r '.cpu_us_per_io.user + .cpu_us_per_io.sys' "$f"; done | median)
+	f_iops=$(for f in "$OUT"/fio-"$1"-"$3"-*.json; do jq -r '.jobs[0].read.iops' "$f"; done | median)
+	f_cpu=$(for f in "$OUT"/fio-"$1"-"$3"-*.json; do
+		jq -r '.jobs[0] | (.usr_cpu + .sys_cpu) / 100 * .read.runtime * 1000 / .read.total_ios' "$f"; done | median)
+	awk -v l="$1" -v d="$3" -v oi="$o_iops" -v fi="$f_iops" -v oc="$o_cpu" -v fc="$f_cpu" 'BEGIN {
 		ir = oi / fi; cr = oc / fc
 		printf "%-9s %5d %10.0f %10.0f %6.3f %s %9.2f %9.2f %6.3f %s\n", l, d, oi, fi, ir,
 			(ir >= 0.97 ? "ok " : "LOW"), oc, fc, cr, (cr <= 1.0 ? "ok" : "HIGH") }' | tee -a "$OUT/table.txt"
 }
 
-echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run; raw output in $OUT" >&2
+echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS rounds (medians); raw output in $OUT" >&2
 printf "%-9s %5s %10s %10s %10s %9s %9s %10s\n" engine depth "ours IOPS" "fio IOPS" "ratio" \
 	"ours µs/IO" "fio µs/IO" "ratio" | tee "$OUT/table.txt"
 for d in $DEPTHS; do
-	ours io_uring "$d" "ours-uring-$d"
-	theirs io_uring "$d" "fio-uring-$d"
-	row io_uring "$d" "ours-uring-$d" "fio-uring-$d"
+	point io_uring io_uring "$d"
 done
 if [ "$PSYNC" = 1 ]; then
-	ours psync 1 ours-psync-1
-	theirs psync 1 fio-psync-1
-	row psync 1 ours-psync-1 fio-psync-1
+	point psync psync 1
 fi
 if grep -qE 'LOW|HIGH' "$OUT/table.txt"; then
-	echo "bench-probe: some rows miss the target (IOPS ratio >= 0.97, CPU ratio <= 1); runs on a busy machine are noisy: rerun before concluding" >&2
+	echo "bench-probe: some rows miss the target (IOPS ratio >= 0.97, CPU ratio <= 1); runs are noisy: rerun before concluding" >&2
 else
 	echo "bench-probe: every row meets the target" >&2
 fi
