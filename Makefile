@@ -11,8 +11,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 override CFLAGS += $(PKG_CFLAGS)
-GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-override CFLAGS += -DEICBENCH_VERSION='"0.1-$(GIT_REV)"' 
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
 ifeq ($(V),1)
@@ -45,6 +44,15 @@ $(SQL_EMBED): $(SQL_FILES) scripts/embed-sql.sh
 $(LIBIO): $(IO_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $(IO_OBJS)
+
+# Records carry the revision the program was built from: main.o and record.o
+# are rebuilt whenever it changes (the stamp file is rewritten only then).
+.git-rev: FORCE
+	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
+bench/main.o bench/record.o: .git-rev
+bench/main.o: override CFLAGS += -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
+bench/record.o: override CFLAGS += -DEICBENCH_GIT_REV='"$(GIT_REV)"'
+FORCE:
 
 %.o: %.c
 	@echo "  CC      $@"
@@ -90,8 +98,8 @@ bench-probe: deps all
 	$(Q)scripts/bench-probe.sh
 
 clean:
-	rm -f eicbench $(SQL_EMBED) $(LIBIO) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
+	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
 
-.PHONY: all deps unit check asan run bench-load bench-probe clean
+.PHONY: all deps unit check asan run bench-load bench-probe clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

@@ -40,17 +40,17 @@ fi
 OUT=results/$(date -u +%Y%m%dT%H%M%SZ)-bench-probe
 mkdir -p "$OUT"
 
-# ours ENGINE DEPTH TAG: one point as a JSON line in $OUT/TAG.json
+# ours ENGINE DEPTH TAG SEED: one point as a JSON line in $OUT/TAG.json
 ours() {
 	"$EIC" probe --file "$FILE" --engine "$1" --depth "$2" --bs "$BS" --direct \
-		--duration "${SECS}s" --json --no-cold --out "$OUT/$3" >"$OUT/$3.json" 2>"$OUT/$3.log" ||
+		--duration "${SECS}s" --seed "$4" --json --no-cold --out "$OUT/$3" >"$OUT/$3.json" 2>"$OUT/$3.log" ||
 		{ echo "bench-probe: eicbench failed, see $OUT/$3.log" >&2; exit 1; }
 }
 
-# theirs ENGINE DEPTH TAG: fio's JSON in $OUT/TAG.json
+# theirs ENGINE DEPTH TAG SEED: fio's JSON in $OUT/TAG.json
 theirs() {
 	fio --name=probe --filename="$FILE" --ioengine="$1" --iodepth="$2" --rw=randread \
-		--bs="$BS" --direct=1 --norandommap --runtime="$SECS" --time_based \
+		--bs="$BS" --direct=1 --norandommap --randseed="$4" --runtime="$SECS" --time_based \
 		--output-format=json >"$OUT/$3.json" 2>"$OUT/$3.log" ||
 		{ echo "bench-probe: fio failed, see $OUT/$3.log" >&2; exit 1; }
 }
@@ -65,12 +65,14 @@ median() {
 point() {
 	r=1
 	while [ "$r" -le "$ROUNDS" ]; do
+		# a new seed each round, the same for both: neither re-reads blocks
+		# the host may still cache from its own previous run
 		if [ $((r % 2)) -eq 1 ]; then
-			ours "$2" "$3" "ours-$1-$3-$r"
-			theirs "$2" "$3" "fio-$1-$3-$r"
+			ours "$2" "$3" "ours-$1-$3-$r" "$r$3"
+			theirs "$2" "$3" "fio-$1-$3-$r" "$r$3"
 		else
-			theirs "$2" "$3" "fio-$1-$3-$r"
-			ours "$2" "$3" "ours-$1-$3-$r"
+			theirs "$2" "$3" "fio-$1-$3-$r" "$r$3"
+			ours "$2" "$3" "ours-$1-$3-$r" "$r$3"
 		fi
 		r=$((r + 1))
 	done

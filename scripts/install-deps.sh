@@ -14,7 +14,12 @@ for p in $PKGS; do
 	fi
 done
 
-if [ -z "$missing" ]; then
+# The tests read the page cache's contents with fincore (util-linux-extra on
+# Debian 12 and later, util-linux itself on older releases).
+need_fincore=""
+command -v fincore >/dev/null 2>&1 || need_fincore=1
+
+if [ -z "$missing" ] && [ -z "$need_fincore" ]; then
 	exit 0
 fi
 
@@ -34,9 +39,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	fi
 fi
 
-echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
+if [ -n "$need_fincore" ] && apt-cache show util-linux-extra >/dev/null 2>&1; then
+	missing="$missing util-linux-extra"
+fi
+[ -n "$missing" ] || exit 0
+echo "install-deps: installing$missing"
 # Debian's server package creates and starts a "main" cluster of its own when
 # installed; eicbench never uses it (its clusters live in data directories it
 # makes), and a stray server would add I/O to the measurements: keep the

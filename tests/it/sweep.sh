@@ -31,7 +31,8 @@ same "CPU shares recorded" "$(jq -r '.cpu.user_pct + .cpu.system_pct + .cpu.iowa
 M=$T/s1/meta.json
 same "meta: server version" "$(jq -r '.server.version_num' "$M")" "$(q 'show server_version_num')"
 same "meta: device and read-ahead" "$(jq -r '(.device.read_ahead_kb | type) + "," + (.device.scheduler | type)' "$M")" "number,string"
-same "meta: command line and revision" "$(jq -r '(.command_line | length > 3) and (.git_rev | length > 0)' "$M")" true
+same "meta: the exact command line" "$(jq -r '.command_line | join(" ")' "$M")" "$EB sweep --datadir $D --eic 0,1,16 --runs 2 --order-seed 42 --out $T/s1"
+same "meta: the revision built from" "$(jq -r .git_rev "$M")" "$(git describe --always --dirty 2>/dev/null || echo unknown)"
 same "meta: host and data set" "$(jq -r '(.host.cpu_count > 0) and (.dataset.rows == 300001)' "$M")" true
 same "meta: the plan's order seed" "$(jq -r '.plan.order_seed' "$M")" 42
 same "summary.csv: a header and one row per value" "$(wc -l <"$T/s1/summary.csv")" 4
