@@ -388,21 +388,6 @@ static int record(struct load *l, PGconn *c, struct dataset_info *d)
 	return ret;
 }
 
-static int sync_datadir(const struct server *s)
-{
-	int fd, ret = 0;
-
-	if (s->external)
-		return 0;
-	fd = open(s->datadir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syncfs(fd) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Data, indexes and VACUUM on C, with each step timed into D. */
 static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 {
@@ -452,7 +437,7 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 		relax(&quiet, false);
 	}
 	if (ret == 0)
-		ret = sync_datadir(l->s);
+		ret = l->s->external ? 0 : server_sync_dir(l->s->datadir);
 	c = ret == 0 ? session(l) : NULL;
 	if (c) {
 		ret = read_sizes(l, c, d);

@@ -976,7 +976,7 @@ static int drop_caches(const struct server *s, const char *datadir,
 	return ret;
 }
 
-static int sync_dir(const char *dir)
+int server_sync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
 
@@ -998,7 +998,7 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 	ret = server_stop(s, err, errlen);
 	t1 = server_now_ms();
 	if (ret == 0)
-		ret = sync_dir(s->datadir);
+		ret = server_sync_dir(s->datadir);
 	t2 = server_now_ms();
 	if (ret == 0)
 		ret = drop_caches(s, s->datadir, t, err, errlen);
@@ -1069,7 +1069,7 @@ static int cold_external(struct server *s, struct cold_times *t, char *err,
 			 ret < 0 ? "error " : "exit status ", ret, out);
 		return ret < 0 ? ret : -EIO;
 	}
-	ret = sync_dir(datadir[0] ? datadir : "/");
+	ret = server_sync_dir(datadir[0] ? datadir : "/");
 	t2 = server_now_ms();
 	if (ret == 0)
 		ret = drop_caches(s, datadir, t, err, errlen);

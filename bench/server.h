@@ -110,6 +110,9 @@ void server_log_tail(const struct server *s, char *err, size_t errlen, int lines
 /* Split CMD into words (quotes group, no shell expansion). Count or -EINVAL. */
 int server_split_argv(char *cmd, char **argv, int max);
 
+/* syncfs() of the file system holding DIR. 0 or -errno. */
+int server_sync_dir(const char *dir);
+
 /* Monotonic clock in milliseconds. */
 double server_now_ms(void);
 
