@@ -529,17 +529,11 @@ static const char *make_cold(struct session *s)
 	return "evict";
 }
 
-static json_t *disk_json(const struct probe_result *r)
+static json_t *disk_json(const struct session *s, const struct probe_result *r)
 {
-	const struct disk_delta *d = &r->disk;
-
 	if (!r->have_disk)
 		return json_null();
-	return json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
-			 "reads", (json_int_t)d->reads, "reads_merged", (json_int_t)d->reads_merged,
-			 "read_bytes", (json_int_t)d->read_bytes, "avg_read_kib", d->avg_read_kib,
-			 "avg_queue_depth", d->avg_queue_depth, "util_pct", d->util_pct,
-			 "read_await_ms", d->read_await_ms);
+	return record_disk_json(s->dev.name, &r->disk);
 }
 
 static json_t *lat_json(const struct hist_summary *l)
@@ -564,7 +558,7 @@ static json_t *point_json(const struct session *s, const struct probe_result *r,
 			 "elapsed_s", r->elapsed_s, "iops", r->iops, "mib_s", r->mib_s,
 			 "lat_ns", lat_json(&r->lat),
 			 "cpu_us_per_io", "user", r->cpu_user_us_per_io, "sys", r->cpu_sys_us_per_io,
-			 "disk", disk_json(r), "stopped", r->stopped);
+			 "disk", disk_json(s, r), "stopped", r->stopped);
 }
 
 static void print_header(FILE *f)

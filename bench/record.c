@@ -348,14 +348,31 @@ static json_t *argv_json(int argc, char *const argv[])
 	return a;
 }
 
+void record_utc_iso(time_t when, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+json_t *record_disk_json(const char *device, const struct disk_delta *d)
+{
+	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
+			 "device", device, "elapsed_s", d->elapsed_s,
+			 "reads", (json_int_t)d->reads, "reads_merged", (json_int_t)d->reads_merged,
+			 "read_bytes", (json_int_t)d->read_bytes, "writes", (json_int_t)d->writes,
+			 "write_bytes", (json_int_t)d->write_bytes, "avg_read_kib", d->avg_read_kib,
+			 "avg_queue_depth", d->avg_queue_depth, "util_pct", d->util_pct,
+			 "read_await_ms", d->read_await_ms);
+}
+
 int record_meta_host(json_t *meta, int argc, char *const argv[], time_t started)
 {
 	char stamp[32];
-	struct tm tm;
 	int rc = 0;
 
-	gmtime_r(&started, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	record_utc_iso(started, stamp, sizeof(stamp));
 	rc |= json_object_set_new(meta, "host", host_json());
 	rc |= json_object_set_new(meta, "git_rev", json_string(EICBENCH_GIT_REV));
 	rc |= json_object_set_new(meta, "command_line", argv_json(argc, argv));

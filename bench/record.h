@@ -49,6 +49,12 @@ int record_meta_write(const char *dir, const json_t *meta, char *err, size_t err
  */
 int record_meta_host(json_t *meta, int argc, char *const argv[], time_t started);
 
+/* WHEN as "YYYY-mm-ddTHH:MM:SSZ". */
+void record_utc_iso(time_t when, char *buf, size_t len);
+
+/* What DEVICE did between two /proc/diskstats snapshots, for a record. */
+json_t *record_disk_json(const char *device, const struct disk_delta *d);
+
 /* The device under the data directory; absent values (-1, "") are null. */
 json_t *record_device_json(const struct device_info *dev);
 

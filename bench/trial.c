@@ -13,6 +13,7 @@
 
 #include "bench/explain.h"
 #include "bench/pgutil.h"
+#include "bench/record.h"
 #include "bench/sqltext.h"
 
 int trial_session(PGconn *c, const struct trial_env *e, int combo,
@@ -201,13 +202,7 @@ static json_t *disk_json(const struct trial_env *e, const struct snaps *a,
 	if (!a->have_disk || !b->have_disk)
 		return json_null();
 	sysstat_disk_diff(&a->disk, &b->disk, &d);
-	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
-			 "device", e->disk, "elapsed_s", d.elapsed_s,
-			 "reads", (json_int_t)d.reads, "reads_merged", (json_int_t)d.reads_merged,
-			 "read_bytes", (json_int_t)d.read_bytes, "writes", (json_int_t)d.writes,
-			 "write_bytes", (json_int_t)d.write_bytes, "avg_read_kib", d.avg_read_kib,
-			 "avg_queue_depth", d.avg_queue_depth, "util_pct", d.util_pct,
-			 "read_await_ms", d.read_await_ms);
+	return record_disk_json(e->disk, &d);
 }
 
 static json_t *cpu_json(const struct snaps *a, const struct snaps *b)
@@ -246,15 +241,6 @@ static json_t *settings_json(const struct trial_env *e, int combo)
 		json_object_set_new(o, e->plan->grid.s[i].name,
 				    json_string(sweep_value(e->plan, combo, i)));
 	return o;
-}
-
-static void utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 struct measured {
@@ -318,7 +304,7 @@ int trial_run(const struct trial_env *e, const struct sweep_trial *t, int index,
 	PGconn *c;
 	int ret;
 
-	utc_now(started, sizeof(started));
+	record_utc_iso(time(NULL), started, sizeof(started));
 	ret = 0;
 	for (int i = 0; i < e->plan->grid.nsettings; i++)
 		if (e->plan->grid.s[i].context != SWEEP_SESSION)
