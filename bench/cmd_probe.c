@@ -25,6 +25,7 @@
 
 #include "bench/opts.h"
 #include "bench/progress.h"
+#include "bench/query.h"
 #include "bench/record.h"
 #include "bench/relblocks.h"
 #include "bench/server.h"
@@ -241,7 +242,7 @@ static char **full_argv(int argc, char **argv)
 struct rel_run {
 	struct server    srv;
 	struct relblocks rb;
-	char            *text;           /* the query as given */
+	struct query     q;              /* the query as given */
 	char            *block_query;    /* its rewrite */
 	char             pattern[PATH_MAX + 64];
 	json_t          *meta;
@@ -252,7 +253,7 @@ static int rel_ask(const struct probe_opts *o, struct rel_run *r, char *err, siz
 {
 	struct progress bar;
 	PGconn *c;
-	int rc = relblocks_load_query(o->query, &r->text, err, len);
+	int rc = query_load(o->query, &r->q, err, len);
 
 	if (rc == 0)
 		rc = server_resolve(&o->srv, &r->srv, err, len);
@@ -265,7 +266,7 @@ static int rel_ask(const struct probe_opts *o, struct rel_run *r, char *err, siz
 	/* The relation first: "no such relation" says more than a mismatch. */
 	rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
 	if (rc == 0)
-		rc = relblocks_rewrite(r->text, o->relation, &r->block_query, err, len);
+		rc = relblocks_rewrite(r->q.text, o->relation, &r->block_query, err, len);
 	if (rc == 0) {
 		progress_init(&bar, stderr);
 		progress_update(&bar, "blocks: asking the server which heap blocks the query reads", 0, 0, "");
@@ -287,7 +288,7 @@ static json_t *rel_meta(const struct probe_opts *o, const struct rel_run *r)
 		"relation", "name", o->relation, "oid", (json_int_t)rb->oid, "segment_base", rb->base,
 		"blocks", (json_int_t)rb->nblocks, "relation_blocks", (json_int_t)rb->relation_blocks,
 		"fraction_visited", rb->relation_blocks ? (double)rb->nblocks / (double)rb->relation_blocks : 0.0,
-		"query", "name", o->query, "text", r->text, "block_query", r->block_query,
+		"query", "name", o->query, "text", r->q.text, "block_query", r->block_query,
 		"query_s", rb->query_s,
 		"server", "version", rb->server_version, "managed", !r->srv.external,
 		"datadir", r->srv.external ? NULL : r->srv.datadir, "dsn", r->srv.external ? dsn : NULL);
@@ -341,7 +342,7 @@ static int run_relation(const struct probe_opts *o, struct probe_plan *p, int ar
 		rc = cmd_fail(CMD, rc, err);
 	json_decref(r.meta);
 	relblocks_free(&r.rb);
-	free(r.text);
+	query_free(&r.q);
 	free(r.block_query);
 	return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "bench/cmd.h"
 #include "bench/server.h"
+#include "io/clock.h"
 
 struct server_opts {
 	struct server_cfg srv;
@@ -40,25 +41,25 @@ static int do_init(struct server *s, const struct server_opts *o, char *err, siz
 
 static int do_start(struct server *s, char *err, size_t len)
 {
-	double t0 = server_now_ms();
+	double t0 = clock_now_ms();
 	int ret = server_start(s, err, len);
 
 	if (ret == 0)
 		printf("running: pid %d, ready after %.0f ms; connect with: psql -h %s -p %d -U %s %s\n",
-		       (int)server_running_pid(s), server_now_ms() - t0, s->datadir,
+		       (int)server_running_pid(s), clock_now_ms() - t0, s->datadir,
 		       s->port, SERVER_SUPERUSER, SERVER_DBNAME);
 	return ret;
 }
 
 static int do_stop(struct server *s, char *err, size_t len)
 {
-	double t0 = server_now_ms();
+	double t0 = clock_now_ms();
 	pid_t pid = s->external ? 0 : server_running_pid(s);
 	int ret = server_stop(s, err, len);
 
 	if (ret == 0)
 		printf(pid ? "stopped (pid %d) in %.0f ms\n" : "not running\n",
-		       (int)pid, server_now_ms() - t0);
+		       (int)pid, clock_now_ms() - t0);
 	return ret;
 }
 

@@ -21,6 +21,7 @@
 #include "bench/dataset.h"
 #include "bench/pgutil.h"
 #include "bench/progress.h"
+#include "bench/query.h"
 #include "bench/record.h"
 #include "bench/report.h"
 #include "bench/sqltext.h"
@@ -120,61 +121,17 @@ static int build_grid(const struct sweep_opts *o, struct sweep_grid *g,
 	return 0;
 }
 
-/* Does TEXT, past blank and "--" comment lines, begin with SELECT or WITH? */
-static bool starts_with_select(const char *text)
-{
-	for (;;) {
-		text += strspn(text, " \t\r\n");
-		if (strncmp(text, "--", 2))
-			break;
-		text += strcspn(text, "\n");
-	}
-	return (!strncasecmp(text, "select", 6) || !strncasecmp(text, "with", 4)) &&
-	       (text[text[0] == 'w' || text[0] == 'W' ? 4 : 6] == '\0' ||
-		strchr(" \t\r\n(", text[text[0] == 'w' || text[0] == 'W' ? 4 : 6]));
-}
-
 /* The query: a preset under sql/query/ or a file with one SELECT. */
-static int load_query(struct sweep_run *r, const char *q, char *err, size_t errlen)
+static int load_query(struct sweep_run *r, const char *spec, char *err, size_t errlen)
 {
-	char name[64], *text = NULL;
-	size_t len, cap = 0;
-	FILE *f;
+	struct query q;
+	int ret = query_load(spec, &q, err, errlen);
 
-	snprintf(name, sizeof(name), "query/%s.sql", q);
-	if (!strchr(q, '/') && sql_text(name)) {
-		snprintf(r->query_name, sizeof(r->query_name), "%s", q);
-		text = strdup(sql_text(name));
-	} else if ((f = fopen(q, "r")) != NULL) {
-		len = getdelim(&text, &cap, '\0', f);
-		fclose(f);
-		if ((ssize_t)len < 0)
-			len = 0, free(text), text = NULL;
-		snprintf(r->query_name, sizeof(r->query_name), "file");
-	} else {
-		snprintf(err, errlen, "--query '%s': not a preset (blog, sparse) and not a readable file (%s)",
-			 q, strerror(errno));
-		return -EINVAL;
+	if (ret == 0) {
+		snprintf(r->query_name, sizeof(r->query_name), "%s", q.name);
+		r->query_text = q.text;
 	}
-	if (!text)
-		text = strdup("");
-	len = strlen(text);
-	while (len > 0 && strchr(" \t\r\n;", text[len - 1]))
-		text[--len] = '\0';
-	if (len > 0 && !starts_with_select(text)) {
-		snprintf(err, errlen, "--query '%s': the query must be a SELECT (or WITH ... SELECT); trials run it with EXPLAIN ANALYZE, which would execute anything else",
-			 q);
-		free(text);
-		return -EINVAL;
-	}
-	if (len == 0 || strchr(text, ';')) {
-		snprintf(err, errlen, "--query '%s': %s; give one SELECT statement", q,
-			 len == 0 ? "the file holds no query" : "the file holds more than one statement");
-		free(text);
-		return -EINVAL;
-	}
-	r->query_text = text;
-	return 0;
+	return ret;
 }
 
 static uint64_t random_seed(void)

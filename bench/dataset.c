@@ -18,6 +18,7 @@
 #include "bench/gen.h"
 #include "bench/pgutil.h"
 #include "bench/sqltext.h"
+#include "io/clock.h"
 
 #define PAGE_BYTES 8192
 #define HEAP_TUPLES_PER_PAGE 226   /* 24-byte header + 8 bytes data + 4-byte line pointer */
@@ -257,9 +258,9 @@ static int copy_rows(struct load *l, PGconn *c)
 			break;
 		done += k;
 		len = 0;
-		if (server_now_ms() - last > 200) {
+		if (clock_now_ms() - last > 200) {
 			report(l, "copy", (double)done, (double)n, "rows");
-			last = server_now_ms();
+			last = clock_now_ms();
 		}
 	}
 	free(buf);
@@ -391,41 +392,41 @@ static int record(struct load *l, PGconn *c, struct dataset_info *d)
 /* Data, indexes and VACUUM on C, with each step timed into D. */
 static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 {
-	double t = server_now_ms();
+	double t = clock_now_ms();
 	int ret = pgutil_exec_file(c, "dataset/forget.sql", l->err, l->errlen);
 
 	if (ret == 0)
 		ret = pgutil_exec_file(c, "dataset/load_session.sql", l->err, l->errlen);
 	if (ret == 0 && l->cfg->recipe == RECIPE_FAST) {
 		ret = fast_data(l, c);
-		d->data_s = (server_now_ms() - t) / 1e3;
-		t = server_now_ms();
+		d->data_s = (clock_now_ms() - t) / 1e3;
+		t = clock_now_ms();
 		if (ret == 0)
 			ret = fast_indexes(l, c);
-		d->index_s = (server_now_ms() - t) / 1e3;
+		d->index_s = (clock_now_ms() - t) / 1e3;
 	} else if (ret == 0) {
 		ret = blog_data(l, c);
-		d->data_s = (server_now_ms() - t) / 1e3;
+		d->data_s = (clock_now_ms() - t) / 1e3;
 	}
-	t = server_now_ms();
+	t = clock_now_ms();
 	report(l, "vacuum", 0, 1, "");
 	if (ret == 0)
 		ret = pgutil_exec_file(c, "dataset/finish.sql", l->err, l->errlen);
-	d->vacuum_s = (server_now_ms() - t) / 1e3;
+	d->vacuum_s = (clock_now_ms() - t) / 1e3;
 	return ret;
 }
 
 static int load_relaxed(struct load *l, struct dataset_info *d)
 {
-	double t0 = server_now_ms(), t;
+	double t0 = clock_now_ms(), t;
 	PGconn *c;
 	int ret = relax(l, true);
 
-	d->prepare_s = (server_now_ms() - t0) / 1e3;
+	d->prepare_s = (clock_now_ms() - t0) / 1e3;
 	c = ret == 0 ? session(l) : NULL;
 	ret = c ? load_steps(l, c, d) : -EIO;
 	PQfinish(c);
-	t = server_now_ms();
+	t = clock_now_ms();
 	report(l, "finish", 0, 1, "");
 	if (ret == 0) {
 		ret = relax(l, false);
@@ -447,7 +448,7 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 	} else if (ret == 0) {
 		ret = -EIO;
 	}
-	d->finish_s = (server_now_ms() - t) / 1e3;
+	d->finish_s = (clock_now_ms() - t) / 1e3;
 	return ret;
 }
 
@@ -472,7 +473,7 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 		 struct dataset_info *out, char *err, size_t errlen)
 {
 	struct load l = { s, cfg, progress, arg, err, errlen };
-	double t0 = server_now_ms();
+	double t0 = clock_now_ms();
 	PGconn *c;
 	int ret, found;
 
@@ -500,6 +501,6 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 	snprintf(out->recipe, sizeof(out->recipe), "%s", dataset_recipe_name(cfg->recipe));
 	err[0] = '\0';
 	ret = load_relaxed(&l, out);
-	out->total_s = (server_now_ms() - t0) / 1e3;
+	out->total_s = (clock_now_ms() - t0) / 1e3;
 	return ret;
 }

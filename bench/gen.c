@@ -7,18 +7,13 @@
 #include <math.h>
 #include <string.h>
 
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+#include "io/rng.h"
 
 double gen_uniform(uint64_t seed, uint64_t i)
 {
-	uint64_t z = mix(seed ^ 0x5eed5eed5eed5eedULL) + (i + 1) * 0x9e3779b97f4a7c15ULL;
+	uint64_t z = rng_mix64(seed ^ 0x5eed5eed5eed5eedULL) + (i + 1) * 0x9e3779b97f4a7c15ULL;
 
-	return (double)(mix(z) >> 11) * 0x1p-53;
+	return (double)(rng_mix64(z) >> 11) * 0x1p-53;
 }
 
 int gen_minor(uint64_t seed, uint64_t i)

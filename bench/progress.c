@@ -3,17 +3,11 @@
  */
 #include "bench/progress.h"
 
+#include "io/clock.h"
+
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 void progress_init(struct progress *p, FILE *out)
 {
@@ -49,7 +43,7 @@ static void rate_text(double rate, const char *unit, char *buf, size_t len)
 void progress_update(struct progress *p, const char *step, double done,
 		     double total, const char *unit)
 {
-	double t = now_ms(), frac = total > 0 ? done / total : 0, el, rate;
+	double t = clock_now_ms(), frac = total > 0 ? done / total : 0, el, rate;
 	char eta[16], rt[32], bar[31];
 	int decile = (int)(frac * 10);
 

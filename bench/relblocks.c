@@ -22,64 +22,10 @@
 
 #include "bench/pgutil.h"
 #include "bench/sqltext.h"
+#include "io/clock.h"
 
 #define INT8_OID   20
 #define NAME_BYTES 512            /* a normalized, possibly qualified name */
-
-static const char *const presets[] = { "blog", "sparse", NULL };
-
-/* ---- the query text ---- */
-
-static int read_query_file(const char *path, char **text, char *err, size_t errlen)
-{
-	struct stat st;
-	FILE *f;
-	char *buf;
-	size_t n;
-
-	if (stat(path, &st) < 0) {
-		snprintf(err, errlen, "--query '%s': not a preset (blog, sparse) and not a readable file: %s",
-			 path, strerror(errno));
-		return -EINVAL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > RELBLOCKS_MAX_QUERY_BYTES) {
-		snprintf(err, errlen, "--query '%s': %s; give blog, sparse or a file holding one query",
-			 path, S_ISDIR(st.st_mode) ? "is a directory" :
-			 S_ISREG(st.st_mode) ? "is larger than 1 MiB" : "is not a regular file");
-		return -EINVAL;
-	}
-	if (!(f = fopen(path, "re"))) {
-		snprintf(err, errlen, "--query '%s': %s", path, strerror(errno));
-		return -EINVAL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-	fclose(f);
-	if (!buf)
-		return -ENOMEM;
-	buf[n] = '\0';
-	*text = buf;
-	return 0;
-}
-
-int relblocks_load_query(const char *query, char **text, char *err, size_t errlen)
-{
-	char name[64];
-
-	*text = NULL;
-	for (const char *const *p = presets; *p; p++) {
-		if (strcmp(query, *p))
-			continue;
-		snprintf(name, sizeof(name), "query/%s.sql", *p);
-		if (!sql_text(name)) {
-			snprintf(err, errlen, "no SQL file sql/%s in this build", name);
-			return -EINVAL;
-		}
-		*text = strdup(sql_text(name));
-		return *text ? 0 : -ENOMEM;
-	}
-	return read_query_file(query, text, err, errlen);
-}
 
 /* ---- parsing the leading "SELECT * FROM name" ---- */
 
@@ -433,14 +379,6 @@ int relblocks_lookup(PGconn *c, const char *relation, const char *datadir,
 	return rc;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The binary int8 column of R into rb->blocks, checking it ascends. */
 static int take_blocks(const PGresult *r, struct relblocks *rb, char *err, size_t errlen)
 {
@@ -479,9 +417,9 @@ int relblocks_fetch(PGconn *c, const char *block_query, struct relblocks *rb,
 
 	if (rc < 0)
 		return rc;
-	t0 = now_s();
+	t0 = clock_now_s();
 	rc = run(c, block_query, 0, NULL, 1, &r, why, sizeof(why));
-	rb->query_s = now_s() - t0;
+	rb->query_s = clock_now_s() - t0;
 	if (rc < 0) {
 		snprintf(err, errlen, "the server refused the block query made from --query: %s", why);
 		return rc;

@@ -15,8 +15,6 @@
 
 #include <libpq-fe.h>
 
-#define RELBLOCKS_MAX_QUERY_BYTES (1 << 20)
-
 struct relblocks {
 	unsigned int oid;
 	char        *base;             /* first segment file, absolute */
@@ -29,12 +27,6 @@ struct relblocks {
 	size_t       nblocks;
 	double       query_s;          /* time the block query took */
 };
-
-/*
- * The query text for QUERY: a preset name ("blog", "sparse": sql/query/NAME.sql)
- * or a file holding one query. *TEXT is malloc'd; the caller frees it.
- */
-int relblocks_load_query(const char *query, char **text, char *err, size_t errlen);
 
 /*
  * Rewrite TEXT, which must start (after white space and "--" comment lines)

@@ -25,25 +25,11 @@
 #include <jansson.h>
 
 #include "io/cache.h"
+#include "io/clock.h"
 
 #define MARKER "eicbench.json"
 #define LOGFILE "eicbench-server.log"
 #define POLL_MS 5
-
-double server_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 
 void server_cfg_defaults(struct server_cfg *cfg)
 {
@@ -88,7 +74,7 @@ static int drain(int fd, char *out, size_t outlen, double deadline_ms)
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		double left = deadline_ms - server_now_ms();
+		double left = deadline_ms - clock_now_ms();
 		ssize_t n;
 
 		if (left <= 0)
@@ -126,7 +112,7 @@ static int drain(int fd, char *out, size_t outlen, double deadline_ms)
 static int run_prog(const struct server *s, bool as_user, char *const argv[],
 		    char *out, size_t outlen, double timeout_s)
 {
-	double deadline = server_now_ms() + timeout_s * 1e3;
+	double deadline = clock_now_ms() + timeout_s * 1e3;
 	int pfd[2], status, ret;
 	pid_t pid;
 
@@ -814,7 +800,7 @@ static PGPing ping(const struct server *s)
 
 int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errlen)
 {
-	double deadline = server_now_ms() + s->timeout_s * 1e3;
+	double deadline = clock_now_ms() + s->timeout_s * 1e3;
 
 	for (;;) {
 		PGPing r = ping(s);
@@ -830,13 +816,13 @@ int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errle
 			server_log_tail(s, err, errlen, 12);
 			return -EIO;
 		}
-		if (server_now_ms() > deadline) {
+		if (clock_now_ms() > deadline) {
 			snprintf(err, errlen, "the server did not accept connections within %.0f s; the end of its log:\n",
 				 s->timeout_s);
 			server_log_tail(s, err, errlen, 12);
 			return -ETIMEDOUT;
 		}
-		sleep_ms(POLL_MS);
+		clock_sleep_ms(POLL_MS);
 	}
 }
 
@@ -867,7 +853,7 @@ int server_start_with(struct server *s, const char *const *settings,
 int server_stop(struct server *s, char *err, size_t errlen)
 {
 	int ret = managed_or_error(s, err, errlen);
-	double deadline = server_now_ms() + s->timeout_s * 1e3;
+	double deadline = clock_now_ms() + s->timeout_s * 1e3;
 	pid_t pid;
 
 	if (ret < 0)
@@ -880,11 +866,11 @@ int server_stop(struct server *s, char *err, size_t errlen)
 		return -errno;
 	}
 	while (pid_alive(pid)) {
-		if (server_now_ms() > deadline) {
+		if (clock_now_ms() > deadline) {
 			snprintf(err, errlen, "the server (pid %d) did not stop within %.0f s", (int)pid, s->timeout_s);
 			return -ETIMEDOUT;
 		}
-		sleep_ms(1);
+		clock_sleep_ms(1);
 	}
 	return 0;
 }
@@ -991,18 +977,18 @@ int server_sync_dir(const char *dir)
 static int cold_managed(struct server *s, struct cold_times *t, char *err,
 			size_t errlen)
 {
-	double t0 = server_now_ms(), t1, t2, t3, t4;
+	double t0 = clock_now_ms(), t1, t2, t3, t4;
 	pid_t pid;
 	int ret;
 
 	ret = server_stop(s, err, errlen);
-	t1 = server_now_ms();
+	t1 = clock_now_ms();
 	if (ret == 0)
 		ret = server_sync_dir(s->datadir);
-	t2 = server_now_ms();
+	t2 = clock_now_ms();
 	if (ret == 0)
 		ret = drop_caches(s, s->datadir, t, err, errlen);
-	t3 = server_now_ms();
+	t3 = clock_now_ms();
 	if (ret < 0) {	/* never leave the server down: start it again */
 		char keep[256];
 
@@ -1010,7 +996,7 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 		return ret;
 	}
 	pid = spawn_postmaster(s, NULL);
-	t4 = server_now_ms();
+	t4 = clock_now_ms();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
 		return pid;
@@ -1020,8 +1006,8 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 	t->sync_ms = t2 - t1;
 	t->drop_ms = t3 - t2;
 	t->start_ms = t4 - t3;
-	t->ready_ms = server_now_ms() - t4;
-	t->total_ms = server_now_ms() - t0;
+	t->ready_ms = clock_now_ms() - t4;
+	t->total_ms = clock_now_ms() - t0;
 	return ret;
 }
 
@@ -1046,7 +1032,7 @@ static int cold_external(struct server *s, struct cold_times *t, char *err,
 			 size_t errlen)
 {
 	char cmd[1024], *argv[64], out[2048], datadir[PATH_MAX], prog[PATH_MAX];
-	double t0 = server_now_ms(), t1, t2, t3;
+	double t0 = clock_now_ms(), t1, t2, t3;
 	int ret;
 
 	if (!s->restart_cmd[0]) {
@@ -1063,25 +1049,25 @@ static int cold_external(struct server *s, struct cold_times *t, char *err,
 	if (find_program(argv[0], prog, sizeof(prog)) == 0)
 		argv[0] = prog;
 	ret = run_prog(s, false, argv, out, sizeof(out), s->timeout_s);
-	t1 = server_now_ms();
+	t1 = clock_now_ms();
 	if (ret != 0) {
 		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
 			 ret < 0 ? "error " : "exit status ", ret, out);
 		return ret < 0 ? ret : -EIO;
 	}
 	ret = server_sync_dir(datadir[0] ? datadir : "/");
-	t2 = server_now_ms();
+	t2 = clock_now_ms();
 	if (ret == 0)
 		ret = drop_caches(s, datadir, t, err, errlen);
-	t3 = server_now_ms();
+	t3 = clock_now_ms();
 	if (ret == 0)
 		ret = server_wait_ready(s, 0, err, errlen);
 	t->stop_ms = 0;
 	t->start_ms = t1 - t0;	/* the restart command did both */
 	t->sync_ms = t2 - t1;
 	t->drop_ms = t3 - t2;
-	t->ready_ms = server_now_ms() - t3;
-	t->total_ms = server_now_ms() - t0;
+	t->ready_ms = clock_now_ms() - t3;
+	t->total_ms = clock_now_ms() - t0;
 	return ret;
 }
 

@@ -113,7 +113,4 @@ int server_split_argv(char *cmd, char **argv, int max);
 /* syncfs() of the file system holding DIR. 0 or -errno. */
 int server_sync_dir(const char *dir);
 
-/* Monotonic clock in milliseconds. */
-double server_now_ms(void);
-
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench/opts.h"
+#include "io/rng.h"
 
 static bool valid_name(const char *s, size_t len)
 {
@@ -111,20 +112,10 @@ const char *sweep_value(const struct sweep_plan *p, int combo, int i)
 	return p->grid.s[i].values[(combo / div) % p->grid.s[i].nvalues];
 }
 
-/* splitmix64: the order's PRNG (small, seedable, the same everywhere). */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void shuffle(int *v, int n, uint64_t *state)
 {
 	for (int i = n - 1; i > 0; i--) {
-		int j = (int)(next_random(state) % (uint64_t)(i + 1)), t = v[i];
+		int j = (int)(rng_splitmix64(state) % (uint64_t)(i + 1)), t = v[i];
 
 		v[i] = v[j];
 		v[j] = t;

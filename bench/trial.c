@@ -15,6 +15,7 @@
 #include "bench/pgutil.h"
 #include "bench/record.h"
 #include "bench/sqltext.h"
+#include "io/clock.h"
 
 int trial_session(PGconn *c, const struct trial_env *e, int combo,
 		  char *err, size_t errlen)
@@ -300,7 +301,7 @@ int trial_run(const struct trial_env *e, const struct sweep_trial *t, int index,
 	struct cold_times ct = { 0 };
 	struct measured m = { 0 };
 	char started[32];
-	double t0 = server_now_ms();
+	double t0 = clock_now_ms();
 	PGconn *c;
 	int ret;
 
@@ -328,7 +329,7 @@ int trial_run(const struct trial_env *e, const struct sweep_trial *t, int index,
 			"query", e->query_name, "cold", !e->warm,
 			"cold_times", e->warm ? json_null() : cold_json(&ct),
 			"jit", e->jit, "forced_bitmap", e->force_bitmap,
-			"started_at", started, "wall_ms", server_now_ms() - t0,
+			"started_at", started, "wall_ms", clock_now_ms() - t0,
 			"explain", explain_to_json(&m.fig), "disk", disk_json(e, &m.a, &m.b),
 			"cpu", cpu_json(&m.a, &m.b), "backend", backend_json(m.pid, &m.a, &m.b));
 	explain_free(&m.fig);

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/file.h"
+
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
 	va_list ap;
@@ -30,20 +32,10 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 void blocks_random(struct blocks *b, uint64_t nblocks, uint64_t seed)
 {
 	*b = (struct blocks){ .kind = BLOCKS_RANDOM, .nblocks = nblocks };
-	for (int i = 0; i < 4; i++)
-		b->rng[i] = splitmix64(&seed);
+	rng_seed(&b->rng, seed);
 }
 
 void blocks_seq(struct blocks *b, uint64_t nblocks)
@@ -155,27 +147,10 @@ int blocks_parse_list(const char *text, uint64_t nblocks, uint64_t **out,
 	return rc;
 }
 
-/* Read a whole (small) text file into a NUL-terminated buffer. */
+/* A block list file whole. */
 static int slurp(const char *path, char **text)
 {
-	FILE *f = fopen(path, "re");
-	size_t cap = 0;
-	ssize_t n;
-	int rc = 0;
-
-	*text = NULL;
-	if (!f)
-		return -errno;
-	n = getdelim(text, &cap, '\0', f);
-	if (n < 0) {
-		rc = ferror(f) ? -EIO : 0;
-		free(*text);
-		*text = rc ? NULL : strdup("");
-		if (!rc && !*text)
-			rc = -ENOMEM;
-	}
-	fclose(f);
-	return rc;
+	return file_read_all(path, 0, text, NULL);
 }
 
 int blocks_load_list(const char *path, uint64_t nblocks, uint64_t **out,

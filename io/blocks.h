@@ -15,13 +15,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "io/rng.h"
+
 enum blocks_kind { BLOCKS_RANDOM, BLOCKS_SEQ, BLOCKS_REPLAY };
 
 struct blocks {
 	enum blocks_kind kind;
 	uint64_t        nblocks;        /* random/seq: size of the address space */
 	uint64_t        pos;            /* seq/replay: next index */
-	uint64_t        rng[4];         /* random: xoshiro256** state */
+	struct rng      rng;            /* random: xoshiro256** state */
 	const uint64_t *list;           /* replay: borrowed, not freed here */
 	size_t          list_len;
 };
@@ -32,33 +34,13 @@ void blocks_replay(struct blocks *b, const uint64_t *list, size_t len);
 /* Blocks in one pass: nblocks for seq, the list length for replay, 0 for random. */
 uint64_t blocks_pass_len(const struct blocks *b);
 
-static inline uint64_t blocks_rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-/* xoshiro256** (Blackman and Vigna), written from the published algorithm. */
-static inline uint64_t blocks_rand64(uint64_t s[4])
-{
-	uint64_t result = blocks_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = blocks_rotl(s[3], 45);
-	return result;
-}
-
 static inline uint64_t blocks_next(struct blocks *b)
 {
 	uint64_t v;
 
 	switch (b->kind) {
 	case BLOCKS_RANDOM:
-		/* Lemire's multiply-shift: bias below nblocks / 2^64, negligible. */
-		return (uint64_t)(((unsigned __int128)blocks_rand64(b->rng) * b->nblocks) >> 64);
+		return (uint64_t)rng_below(&b->rng, b->nblocks);
 	case BLOCKS_SEQ:
 		v = b->pos++;
 		if (b->pos == b->nblocks)

@@ -17,6 +17,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "io/clock.h"
+
 struct run {
 	const struct probe_config *cfg;
 	struct engine       eng;
@@ -34,14 +36,6 @@ struct run {
 	char               *err;
 	size_t              errlen;
 };
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int fail(struct run *r, enum probe_stage stage, int rc, const char *fmt, ...)
 {
@@ -119,9 +113,9 @@ static int loop_sync(struct run *r)
 
 	while (may_issue(r)) {
 		prepare(r, io);
-		io->start_ns = now_ns();
+		io->start_ns = clock_now_ns();
 		rc = r->eng.ops->queue(&r->eng, io);
-		t = now_ns();
+		t = clock_now_ns();
 		if (rc < 0)
 			return fail(r, PROBE_FAILED_IO, rc, "%s: %s", r->cfg->engine->name,
 				    strerror(-rc));
@@ -146,7 +140,7 @@ static int issue(struct run *r)
 	while (r->nfree > 0 && may_issue(r)) {
 		struct engine_io *io = r->free_ios[--r->nfree];
 		prepare(r, io);
-		io->start_ns = now_ns();
+		io->start_ns = clock_now_ns();
 		if ((rc = ops->queue(&r->eng, io)) < 0)
 			r->free_ios[r->nfree++] = io;	/* not in flight: drain must not wait for it */
 		else
@@ -198,7 +192,7 @@ static int loop_async(struct run *r)
 			return 0;                  /* nothing in flight, nothing to issue */
 		if ((n = collect(r)) < 0)
 			return n;
-		t = now_ns();
+		t = clock_now_ns();
 		for (int i = 0; i < n; i++) {
 			if (rc == 0)
 				rc = finish(r, r->done[i], t);
@@ -293,7 +287,7 @@ static void take_snap(const struct probe_config *c, struct snap *s)
 	s->have_disk = c->disk_name && c->disk_name[0] &&
 		       sysstat_disk_read(c->disk_name, &s->disk) == 0;
 	getrusage(RUSAGE_SELF, &s->ru);
-	s->t_ns = now_ns();
+	s->t_ns = clock_now_ns();
 }
 
 static void summarize(const struct run *r, const struct snap *a,

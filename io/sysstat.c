@@ -18,13 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "io/clock.h"
+#include "io/file.h"
 
 /* Copy at most len-1 bytes of src (of which n are wanted) and terminate. */
 static void copy_str(char *dst, size_t len, const char *src, size_t n)
@@ -35,35 +30,10 @@ static void copy_str(char *dst, size_t len, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
-/* Read a small text file (procfs, sysfs) whole into a malloc'd string. */
+/* A procfs or sysfs file whole, into a malloc'd string. */
 static int read_text(const char *path, char **out)
 {
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap), *grown;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0 || !buf) {
-		int rc = fd < 0 ? -errno : -ENOMEM;
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return rc;
-	}
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len - 1 == 0) {
-			grown = realloc(buf, cap * 2);
-			if (!grown)
-				break;
-			buf = grown;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return n < 0 ? (free(buf), -EIO) : 0;
+	return file_read_all(path, 0, out, NULL);
 }
 
 /* First line of a sysfs file, trailing newline removed, into buf. */
@@ -120,7 +90,7 @@ int sysstat_disk_read(const char *name, struct disk_snap *out)
 	if (rc < 0)
 		return rc;
 	rc = sysstat_disk_parse(text, name, out);
-	out->taken_ns = now_ns();
+	out->taken_ns = clock_now_ns();
 	free(text);
 	return rc;
 }
@@ -222,7 +192,7 @@ int sysstat_proc_read(pid_t pid, struct proc_snap *out)
 	if ((rc = read_text(path, &text)) < 0)
 		return rc;
 	rc = sysstat_proc_parse(text, out);
-	out->taken_ns = now_ns();
+	out->taken_ns = clock_now_ns();
 	free(text);
 	return rc;
 }

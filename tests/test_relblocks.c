@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/query.h"
 #include "bench/relblocks.h"
 
 struct accepted {
@@ -107,33 +108,36 @@ static void presets_rewrite(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 2; i++) {
-		char err[1024] = "", *text = NULL, *out = NULL;
+		char err[1024] = "", *out = NULL;
+		struct query q;
 
-		assert_int_equal(relblocks_load_query(names[i], &text, err, sizeof(err)), 0);
-		assert_int_equal(relblocks_rewrite(text, "test", &out, err, sizeof(err)), 0);
+		assert_int_equal(query_load(names[i], &q, err, sizeof(err)), 0);
+		assert_int_equal(relblocks_rewrite(q.text, "test", &out, err, sizeof(err)), 0);
 		assert_non_null(strstr(out, "SELECT ctid FROM test WHERE "));
-		free(text);
+		query_free(&q);
 		free(out);
 	}
 }
 
 static void query_files(void **state)
 {
-	char err[1024], *text = NULL, path[] = "/tmp/test_relblocks.XXXXXX";
+	char err[1024], path[] = "/tmp/test_relblocks.XXXXXX";
+	struct query q;
 	int fd = mkstemp(path);
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "SELECT * FROM test WHERE minor = 5\n", 35), 35);
+	assert_int_equal(write(fd, "SELECT * FROM test WHERE minor = 5;\n", 36), 36);
 	close(fd);
-	assert_int_equal(relblocks_load_query(path, &text, err, sizeof(err)), 0);
-	assert_string_equal(text, "SELECT * FROM test WHERE minor = 5\n");
-	free(text);
+	assert_int_equal(query_load(path, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.text, "SELECT * FROM test WHERE minor = 5");
+	assert_string_equal(q.name, "file");
+	query_free(&q);
 	unlink(path);
-	assert_int_equal(relblocks_load_query(path, &text, err, sizeof(err)), -EINVAL);
+	assert_int_equal(query_load(path, &q, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a preset (blog, sparse)"));
-	assert_int_equal(relblocks_load_query("/tmp", &text, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "is a directory"));
+	assert_int_equal(query_load("/tmp", &q, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "Is a directory"));
 }
 
 int main(void)

@@ -1,0 +1,73 @@
+/*
+ * file: the whole-file reader; see file.h.
+ */
+#include "io/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Make room for at least one more byte and the NUL. */
+static int grow(char **buf, size_t *cap, size_t len)
+{
+	char *n;
+
+	if (len + 1 < *cap)
+		return 0;
+	n = realloc(*buf, *cap * 2);
+	if (!n)
+		return -ENOMEM;
+	*buf = n;
+	*cap *= 2;
+	return 0;
+}
+
+static int read_fd(int fd, size_t max_bytes, char **text, size_t *len_out)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	int rc = buf ? 0 : -ENOMEM;
+
+	while (rc == 0) {
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : 0;
+			break;
+		}
+		len += (size_t)n;
+		if (max_bytes && len > max_bytes)
+			rc = -EFBIG;
+		else
+			rc = grow(&buf, &cap, len);
+	}
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	buf[len] = '\0';
+	*text = buf;
+	if (len_out)
+		*len_out = len;
+	return 0;
+}
+
+int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	*text = NULL;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		rc = -EISDIR;
+	else
+		rc = read_fd(fd, max_bytes, text, len);
+	close(fd);
+	return rc;
+}
