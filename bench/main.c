@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "report", "tables, a recommendation and plots from a result folder", cmd_report },
 	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
 	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
+	{ "tpcb",   "pgbench's TPC-B workloads: init the tables, run a load, percentiles", cmd_tpcb },
 };
 
 int cmd_exit_code(int ret)

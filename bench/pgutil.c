@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/server.h"
 #include "bench/sqltext.h"
 
 static void set_err(PGconn *c, const PGresult *r, const char *sql, char *err,
@@ -81,4 +82,22 @@ int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen)
 	/* CREATE DATABASE takes no parameters; NAME is the suite's own constant. */
 	snprintf(sql, sizeof(sql), sql_text("server/create_db.sql"), name);
 	return pgutil_exec(c, sql, 0, NULL, err, errlen);
+}
+
+int pgutil_server_ready(struct server *s, char *err, size_t errlen)
+{
+	PGconn *c;
+	int ret;
+
+	if (s->external)
+		return 0;
+	ret = server_start(s, err, errlen);
+	if (ret < 0)
+		return ret;
+	c = server_connect(s, "postgres", err, errlen);
+	if (!c)
+		return -EIO;
+	ret = pgutil_ensure_db(c, SERVER_DBNAME, err, errlen);
+	PQfinish(c);
+	return ret;
 }

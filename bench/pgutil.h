@@ -25,4 +25,10 @@ PGresult *pgutil_query(PGconn *c, const char *sql, int nparams,
 /* Make sure database NAME exists (created from template0 if not). */
 int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen);
 
+struct server;
+
+/* The managed cluster started if it is not running, with the suite's
+ * database made; nothing for a --dsn server. */
+int pgutil_server_ready(struct server *s, char *err, size_t errlen);
+
 #endif
