@@ -99,9 +99,12 @@ bench-load: deps all
 bench-probe: deps all
 	$(Q)scripts/bench-probe.sh
 
+bench-tpcb: deps all
+	$(Q)scripts/bench-tpcb.sh
+
 clean:
 	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
 
-.PHONY: all deps unit check asan run bench-load bench-probe clean FORCE
+.PHONY: all deps unit check asan run bench-load bench-probe bench-tpcb clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

@@ -79,7 +79,7 @@ void tpcb_stats_merge(struct tpcb_stats *dst, const struct tpcb_stats *src)
 void tpcb_live_add(struct tpcb_live *pub, struct tpcb_live *own,
 		   const struct tpcb_done *d)
 {
-	double lat_ms = (double)(d->end_ns - d->sched_ns) / 1e6;
+	double lat_ms = (double)(d->end_ns - d->sched_ns) * 1e-6;
 
 	if (d->outcome == TPCB_SKIPPED) {
 		own->skipped++;
@@ -93,7 +93,7 @@ void tpcb_live_add(struct tpcb_live *pub, struct tpcb_live *own,
 		own->committed++;
 		own->lat_sum_ms += lat_ms;
 		own->lat_sum2_ms += lat_ms * lat_ms;
-		own->lag_sum_ms += (double)(d->start_ns - d->sched_ns) / 1e6;
+		own->lag_sum_ms += (double)(d->start_ns - d->sched_ns) * 1e-6;
 	}
 	STORE(pub, own, committed);
 	STORE(pub, own, failed);

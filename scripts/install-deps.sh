@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libcmocka-dev
-postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux"
+postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux time"
 
 missing=""
 for p in $PKGS; do

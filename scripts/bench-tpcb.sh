@@ -1,0 +1,163 @@
+#!/bin/sh
+# bench-tpcb.sh: pgbench and eicbench's TPC-B driver side by side on the same
+# freshly initialised managed cluster, same options: select-only
+# -M prepared -c 8 -j 2 and TPC-B-like -c 4 -j 2, BENCH_TPCB_SECONDS each,
+# BENCH_TPCB_ROUNDS rounds with the order rotated every round; eicbench also
+# with --pipeline 8. Both tools' client CPU is measured the same way: the
+# process's user + system time as wait4 reports it (GNU time), over the
+# transactions the tool reports. Prints the medians of tps and of CPU µs per
+# transaction and the ratios ours / pgbench (targets: tps ratio >= 1.0 in
+# both workloads, CPU ratio <= 0.8 in select-only), after comparing
+# eicbench tpcb init with pgbench -i at the same scale. Raw outputs go to
+# results/<UTC>-bench-tpcb/.
+#
+# Environment: BENCH_TPCB_SCALE (20), BENCH_TPCB_SECONDS (20),
+# BENCH_TPCB_ROUNDS (3), BENCH_TPCB_INIT_ROUNDS (3), BENCH_DATADIR
+# (data/bench-tpcb), PGBENCH (the cluster's pgbench).
+set -eu
+
+SCALE=${BENCH_TPCB_SCALE:-20}
+SECS=${BENCH_TPCB_SECONDS:-20}
+ROUNDS=${BENCH_TPCB_ROUNDS:-3}
+INIT_ROUNDS=${BENCH_TPCB_INIT_ROUNDS:-3}
+DIR=${BENCH_DATADIR:-data/bench-tpcb}
+EIC=${EICBENCH:-./eicbench}
+TIME=/usr/bin/time
+
+for tool in jq awk; do
+	command -v "$tool" >/dev/null 2>&1 || { echo "bench-tpcb: $tool is needed (make deps)" >&2; exit 2; }
+done
+[ -x "$TIME" ] || { echo "bench-tpcb: GNU time ($TIME) is needed (make deps)" >&2; exit 2; }
+[ -x "$EIC" ] || { echo "bench-tpcb: build eicbench first (make)" >&2; exit 2; }
+
+[ -f "$DIR/eicbench.json" ] || "$EIC" server init --datadir "$DIR" >/dev/null
+# A fresh start. The server must not keep the benchmark lock's descriptor
+# (flock hands it down), or the lock would outlive this script: close 3-9.
+"$EIC" server restart --datadir "$DIR" >/dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
+trap '"$EIC" server stop --datadir "$DIR" >/dev/null' EXIT
+trap 'exit 1' INT TERM
+PORT=$(jq -r .port "$DIR/eicbench.json")
+BINDIR=$(jq -r .bindir "$DIR/eicbench.json")
+PGB=${PGBENCH:-$BINDIR/pgbench}
+[ -x "$PGB" ] || { echo "bench-tpcb: no pgbench at $PGB; set PGBENCH" >&2; exit 2; }
+HOST=$(cd "$DIR" && pwd)
+
+OUT=results/$(date -u +%Y%m%dT%H%M%SZ)-bench-tpcb
+mkdir -p "$OUT"
+
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# timed TAG CMD...: run CMD with its output in $OUT/TAG.out and
+# "wall user sys" of the process in $OUT/TAG.time
+timed() {
+	tag=$1
+	shift
+	"$TIME" -f '%e %U %S' -o "$OUT/$tag.time" "$@" >"$OUT/$tag.out" 2>&1 ||
+		{ echo "bench-tpcb: '$*' failed, see $OUT/$tag.out" >&2; exit 1; }
+}
+
+# pgbench's connection: the cluster's socket directory, port, user, database
+export PGHOST="$HOST" PGPORT="$PORT" PGUSER=postgres PGDATABASE=eicbench
+"$BINDIR/psql" -X -At -d postgres -c "select 1 from pg_database where datname = 'eicbench'" | grep -q 1 ||
+	"$BINDIR/createdb" eicbench
+
+# ---- init: pgbench -i against eicbench tpcb init, alternating --------------
+echo "bench-tpcb: cluster $DIR, scale $SCALE, ${SECS}s per run, $ROUNDS round(s); raw output in $OUT" >&2
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+r=1
+while [ "$r" -le "$INIT_ROUNDS" ]; do
+	if [ $((r % 2)) -eq 1 ]; then
+		timed "init-pgbench-$r" "$PGB" -i -q -s "$SCALE"
+		timed "init-ours-$r" "$EIC" tpcb init --datadir "$DIR" -s "$SCALE" --force
+	else
+		timed "init-ours-$r" "$EIC" tpcb init --datadir "$DIR" -s "$SCALE" --force
+		timed "init-pgbench-$r" "$PGB" -i -q -s "$SCALE"
+	fi
+	r=$((r + 1))
+done
+# the tables the runs use: a fresh init by each tool was just timed; end on ours
+timed init-final "$EIC" tpcb init --datadir "$DIR" -s "$SCALE" --force
+
+# ---- runs --------------------------------------------------------------------
+# one TOOL WORKLOAD ROUND: a run, then "tps transactions cpu_s" in $OUT/TAG.fig
+one() {
+	tag=$2-$1-$3
+	case $2 in
+	select-only) opts="-S -M prepared -c 8 -j 2" ;;
+	tpcb-like) opts="-c 4 -j 2" ;;
+	esac
+	case $1 in
+	pgbench)
+		# shellcheck disable=SC2086
+		timed "$tag" "$PGB" $opts -T "$SECS"
+		tps=$(awk '/^tps = / { print $3 }' "$OUT/$tag.out")
+		n=$(awk -F': ' '/^number of transactions actually processed/ { split($2, a, "/"); print a[1] }' "$OUT/$tag.out") ;;
+	ours | ours-pipe8)
+		extra=""
+		# a pipeline needs the extended protocol: -M prepared where the workload is simple
+		[ "$1" = ours-pipe8 ] && extra="--pipeline 8" &&
+			case $opts in *"-M prepared"*) ;; *) extra="-M prepared --pipeline 8" ;; esac
+		# shellcheck disable=SC2086
+		timed "$tag" "$EIC" tpcb run --datadir "$DIR" $opts $extra -T "$SECS" --json --out "$OUT/$tag.record"
+		tps=$(jq -r '.tps' "$OUT/$tag.record/trials.jsonl")
+		n=$(jq -r '.transactions' "$OUT/$tag.record/trials.jsonl") ;;
+	esac
+	awk -v tps="$tps" -v n="$n" '{ printf "%s %s %.6f\n", tps, n, $2 + $3 }' "$OUT/$tag.time" >"$OUT/$tag.fig"
+}
+
+TOOLS="pgbench ours ours-pipe8"
+for w in select-only tpcb-like; do
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		# rotate the order: pgbench first, then second, then third, ...
+		set -- $TOOLS
+		k=$(( (r - 1) % 3 ))
+		while [ "$k" -gt 0 ]; do
+			first=$1
+			shift
+			set -- "$@" "$first"
+			k=$((k - 1))
+		done
+		for t in "$@"; do
+			one "$t" "$w" "$r"
+		done
+		r=$((r + 1))
+	done
+done
+
+# ---- table -----------------------------------------------------------------------
+fig() { # TOOL WORKLOAD FIELD: median over the rounds (FIELD 1 tps, 4 µs per transaction)
+	for f in "$OUT/$2-$1"-[0-9]*.fig; do
+		awk -v k="$3" '{ print (k == 1) ? $1 : $3 * 1e6 / $2 }' "$f"
+	done | median
+}
+
+{
+	printf '%-12s %-34s %12s %12s %10s %10s\n' workload client "tps" "CPU µs/tx" "tps ratio" "CPU ratio"
+	for w in select-only tpcb-like; do
+		pt=$(fig pgbench "$w" 1)
+		pc=$(fig pgbench "$w" 4)
+		printf '%-12s %-34s %12.1f %12.2f %10s %10s\n' "$w" pgbench "$pt" "$pc" "" ""
+		for t in ours ours-pipe8; do
+			label="eicbench"
+			[ "$t" = ours-pipe8 ] && label="eicbench --pipeline 8"
+			[ "$t" = ours-pipe8 ] && [ "$w" = tpcb-like ] && label="eicbench -M prepared --pipeline 8"
+			awk -v w="$w" -v l="$label" -v ot="$(fig "$t" "$w" 1)" -v oc="$(fig "$t" "$w" 4)" \
+				-v pt="$pt" -v pc="$pc" -v t="$t" 'BEGIN {
+				tr = ot / pt; cr = oc / pc
+				mark_t = (t == "ours") ? (tr >= 1.0 ? " ok" : " LOW") : ""
+				mark_c = (t == "ours" && w == "select-only") ? (cr <= 0.8 ? " ok" : " HIGH") : ""
+				printf "%-12s %-34s %12.1f %12.2f %10s %10s\n", w, l, ot, oc,
+					sprintf("%.3f%s", tr, mark_t), sprintf("%.3f%s", cr, mark_c) }'
+		done
+	done
+	pi=$(for f in "$OUT"/init-pgbench-*.time; do awk '{ print $1 }' "$f"; done | median)
+	oi=$(for f in "$OUT"/init-ours-*.time; do awk '{ print $1 }' "$f"; done | median)
+	awk -v s="$SCALE" -v p="$pi" -v o="$oi" -v n="$INIT_ROUNDS" 'BEGIN {
+		printf "init, scale %d (median of %d): pgbench -i %.2f s, eicbench tpcb init %.2f s, ours / pgbench %.3f\n", s, n, p, o, o / p }'
+	echo "medians of $ROUNDS round(s) of ${SECS}s, order rotated each round; CPU: user + system time of each client process (GNU time)"
+	echo "load average before: $LOAD0; after: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine makes the figures noisy)"
+} | tee "$OUT/table.txt"
