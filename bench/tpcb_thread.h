@@ -28,7 +28,7 @@ struct tpcb_shared {
 	pthread_mutex_t    lock;
 	pthread_cond_t     cond;
 	int                arrived, open;    /* under lock */
-	int                connect_failed;   /* atomic */
+	int                connect_failed;   /* under lock; fixed once open */
 	int                finished;         /* atomic: threads done */
 	uint64_t           start_ns, end_ns; /* end_ns: -T; 0 with -t */
 	int64_t            epoch_offset_ns;  /* Unix time = monotonic + this */
