@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "bench/report.h"
 #include "bench/sqltext.h"
 #include "bench/trial.h"
+#include "io/clock.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -39,6 +41,10 @@ struct sweep_opts {
 	const char *resume;
 	long long order_seed;
 	bool warm, jit, no_force;
+	bool until_separated, allow_override;
+	long long max_runs;
+	double budget_s;
+	long long sample_ms;
 };
 
 static const struct opt_desc sweep_table[] = {
@@ -63,6 +69,16 @@ static const struct opt_desc sweep_table[] = {
 	  "leave JIT compilation on (off by default: it only adds noise)" },
 	{ "no-force", OPT_FLAG, offsetof(struct sweep_opts, no_force), 0, 0, NULL, NULL,
 	  "leave the planner's scan choice alone (a plan without a bitmap scan is an error)" },
+	{ "until-separated", OPT_FLAG, offsetof(struct sweep_opts, until_separated), 0, 0, NULL, NULL,
+	  "after --runs rounds, add rounds until the recommendation is separated (see README) or --max-runs / --budget ends" },
+	{ "max-runs", OPT_INT, offsetof(struct sweep_opts, max_runs), 1, 1000, "N", "10",
+	  "with --until-separated: rounds at most (at least --runs)" },
+	{ "budget", OPT_SECONDS, offsetof(struct sweep_opts, budget_s), 0, 0, "TIME", "none",
+	  "with --until-separated: start no new round after this much time (e.g. 30m, 2h)" },
+	{ "allow-override", OPT_FLAG, offsetof(struct sweep_opts, allow_override), 0, 0, NULL, NULL,
+	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
+	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "50",
+	  "how often the device and the backend are sampled during the query" },
 	{ 0 }
 };
 
@@ -85,6 +101,10 @@ struct sweep_run {
 	json_t *saved_restore;    /* the same, as the interrupted run found it */
 	json_t *before;           /* {name: value in force before the sweep} */
 	json_t *saved_before;
+	struct trial_plan_info pinfo;
+	json_t *plan_refs;        /* plan of the first trial of each setting (trial_plan_check) */
+	double started_s;         /* when this command began (for --budget) */
+	int ran;                  /* trials this command has run */
 };
 
 static void on_signal(int sig)
@@ -143,6 +163,27 @@ static uint64_t random_seed(void)
 	return s & ((1ULL << 62) - 1);
 }
 
+/* --max-runs and --budget belong to --until-separated; --max-runs >= --runs. */
+static int check_rounds(struct sweep_opts *o)
+{
+	char err[256];
+	long long runs = o->runs ? o->runs : 3;
+
+	if (!o->until_separated && (o->max_runs || o->budget_s > 0)) {
+		snprintf(err, sizeof(err), "--%s only counts with --until-separated; give that too, or leave it out",
+			 o->max_runs ? "max-runs" : "budget");
+		return fail(-EINVAL, err), -EINVAL;
+	}
+	if (o->max_runs && o->max_runs < runs) {
+		snprintf(err, sizeof(err), "--max-runs %lld is below --runs %lld; give at least %lld",
+			 o->max_runs, runs, runs);
+		return fail(-EINVAL, err), -EINVAL;
+	}
+	if (o->until_separated && !o->max_runs)
+		o->max_runs = runs > 10 ? runs : 10;
+	return 0;
+}
+
 static int parse(struct sweep_run *r, int argc, char **argv)
 {
 	char err[1024];
@@ -158,10 +199,11 @@ static int parse(struct sweep_run *r, int argc, char **argv)
 	if (ret < 0)
 		return fail(ret, err), -EINVAL;
 	r->plan_given = r->o.eic || r->o.set.n || r->o.runs || r->o.query ||
-			r->o.warm || r->o.jit || r->o.no_force || r->o.order_seed >= 0;
+			r->o.warm || r->o.jit || r->o.no_force || r->o.order_seed >= 0 ||
+			r->o.until_separated || r->o.max_runs || r->o.budget_s > 0;
 	if (r->o.resume && r->o.out)
 		return fail(-EINVAL, "--resume and --out both given: a resumed sweep writes into its own folder"), -EINVAL;
-	return 0;
+	return check_rounds(&r->o);
 }
 
 /* The plan from the options (for a new sweep, or to compare on --resume). */
@@ -201,6 +243,13 @@ static int resume_meta(struct sweep_run *r, char *err, size_t errlen)
 	r->o.warm = json_is_true(json_object_get(plan, "warm"));
 	r->o.jit = json_is_true(json_object_get(plan, "jit"));
 	r->o.no_force = !json_is_true(json_object_get(plan, "forced_bitmap"));
+	if (json_is_true(json_object_get(plan, "until_separated")) && !r->o.until_separated) {
+		r->o.until_separated = true;
+		r->o.max_runs = json_integer_value(json_object_get(plan, "max_runs"));
+		r->o.budget_s = json_number_value(json_object_get(plan, "budget_s"));
+	}
+	if (json_integer_value(json_object_get(plan, "sample_ms")) > 0 && !r->o.sample_ms)
+		r->o.sample_ms = json_integer_value(json_object_get(plan, "sample_ms"));
 	if (json_object_get(r->meta, "dsn") && !r->o.srv.dsn) {
 		snprintf(err, errlen, "--resume '%s': that sweep ran on a server given with --dsn; give the same --dsn and --restart-cmd again",
 			 r->o.resume);
@@ -530,6 +579,8 @@ static json_t *device_json(struct sweep_run *r)
 	if (r->srv.external || sysstat_device_for_path(r->srv.datadir, &dev) < 0)
 		return json_null();
 	snprintf(r->env.disk, sizeof(r->env.disk), "%s", dev.name);
+	r->env.nmembers = dev.nmembers;
+	memcpy(r->env.members, dev.members, sizeof(dev.members));
 	return record_device_json(&dev);
 }
 
@@ -546,6 +597,14 @@ static int write_meta(struct sweep_run *r, int argc, char **argv, char *err, siz
 	json_object_set_new(r->meta, r->srv.external ? "dsn" : "datadir",
 			    json_string(r->srv.external ? dsn : r->srv.datadir));
 	json_object_set_new(r->meta, "device", device_json(r));
+	json_object_set_new(r->meta, "tablespace", json_pack("{s:s, s:s, s:o, s:b}",
+		"relation", r->pinfo.relation, "name", r->pinfo.tablespace,
+		"effective_io_concurrency", r->pinfo.tablespace_eic[0] ?
+		json_string(r->pinfo.tablespace_eic) : json_null(), "override_allowed", r->o.allow_override));
+	json_object_set_new(r->meta, "statistics", json_pack("{s:f, s:s, s:s, s:s}",
+		"level", REPORT_LEVEL, "median_interval", "distribution-free order statistics (binomial), min..max below 6 runs",
+		"speedup_interval", "percentile bootstrap of the ratio of medians",
+		"recommendation", "the smallest value whose interval overlaps the fastest median's"));
 	srv = server_json(r, err, errlen);
 	if (!srv) {
 		json_decref(plan);
@@ -557,6 +616,13 @@ static int write_meta(struct sweep_run *r, int argc, char **argv, char *err, siz
 	json_object_set_new(plan, "warm", json_boolean(r->o.warm));
 	json_object_set_new(plan, "jit", json_boolean(r->o.jit));
 	json_object_set_new(plan, "forced_bitmap", json_boolean(!r->o.no_force));
+	json_object_set_new(plan, "until_separated", json_boolean(r->o.until_separated));
+	if (r->o.until_separated) {
+		json_object_set_new(plan, "max_runs", json_integer(r->o.max_runs));
+		json_object_set_new(plan, "budget_s", r->o.budget_s > 0 ? json_real(r->o.budget_s) : json_null());
+	}
+	json_object_set_new(plan, "sample_ms", json_integer(r->env.sample_ms));
+	json_object_set_new(plan, "relation", json_string(r->pinfo.relation));
 	json_object_set_new(plan, "session", session_json(r, err, errlen));
 	json_object_set_new(r->meta, "plan", plan);
 	if (r->restore) {	/* a resumed run puts back these, not what it finds */
@@ -568,17 +634,19 @@ static int write_meta(struct sweep_run *r, int argc, char **argv, char *err, siz
 
 /* ---- the trials --------------------------------------------------------- */
 
-/* Which trials DIR already holds (none when the file does not exist yet). */
+/* Which trials DIR already holds (none when the file does not exist yet);
+ * their plans become the references later trials are checked against. */
 static int done_trials(struct sweep_run *r, bool *done, char *err, size_t errlen)
 {
 	const char **keys = malloc(sizeof(char *) * (size_t)r->plan.ntrials);
-	json_t *recs = NULL;
+	json_t *recs = NULL, *rec;
 	int torn = 0, ret;
+	size_t i;
 
 	if (!keys)
 		return -ENOMEM;
-	for (int i = 0; i < r->plan.ntrials; i++)
-		keys[i] = r->plan.trials[i].key;
+	for (int k = 0; k < r->plan.ntrials; k++)
+		keys[k] = r->plan.trials[k].key;
 	ret = record_load(r->dir, RECORD_TRIALS, &recs, &torn, err, errlen);
 	if (ret == -ENOENT)
 		ret = 0;
@@ -586,6 +654,8 @@ static int done_trials(struct sweep_run *r, bool *done, char *err, size_t errlen
 		if (torn)
 			fprintf(stderr, "eicbench sweep: %s (the unfinished trial runs again)\n", err);
 		ret = record_done_keys(recs, RECORD_KEY_FIELD, keys, (size_t)r->plan.ntrials, done);
+		json_array_foreach(recs, i, rec)
+			trial_plan_check(rec, r->plan_refs);
 	}
 	json_decref(recs);
 	free(keys);
@@ -596,13 +666,35 @@ static void say_trial(int i, int n, const struct sweep_trial *t, const json_t *r
 		      double mean_ms, int left)
 {
 	json_t *ex = json_object_get(rec, "explain");
-	char eta[16];
+	double heap = report_num_at(ex, "bitmap.heap_phase.total_ms");
+	char eta[16], heap_s[32] = "";
 
 	progress_format_eta(mean_ms * left / 1e3, eta, sizeof(eta));
-	fprintf(stderr, "[%*d/%d] %-40s %9.1f ms  (trial %.1f s, ETA %s)\n",
+	if (!isnan(heap))
+		snprintf(heap_s, sizeof(heap_s), "  heap %9.1f ms", heap);
+	fprintf(stderr, "[%*d/%d] %-36s %9.1f ms%s  (trial %.1f s, ETA %s)\n",
 		n >= 100 ? 3 : 2, i, n, t->key + strcspn(t->key, " ") + 1,
-		json_real_value(json_object_get(ex, "execution_ms")),
+		json_real_value(json_object_get(ex, "execution_ms")), heap_s,
 		json_real_value(json_object_get(rec, "wall_ms")) / 1e3, eta);
+}
+
+static void say_mismatch(const json_t *rec)
+{
+	const json_t *pc = json_object_get(rec, "plan_check"), *d;
+	size_t i;
+
+	fprintf(stderr, "eicbench sweep: trial '%s' read another plan than '%s':",
+		json_string_value(json_object_get(rec, "trial_key")),
+		json_string_value(json_object_get(pc, "reference")));
+	json_array_foreach(json_object_get(pc, "differences"), i, d) {
+		char *want = json_dumps(json_object_get(d, "reference"), JSON_ENCODE_ANY);
+		char *got = json_dumps(json_object_get(d, "here"), JSON_ENCODE_ANY);
+
+		fprintf(stderr, "%s %s %s instead of %s", i ? ";" : "",
+			json_string_value(json_object_get(d, "figure")), got, want);
+		free(want), free(got);
+	}
+	fprintf(stderr, "; the record says so and the report leaves it out\n");
 }
 
 static int run_trials(struct sweep_run *r, char *err, size_t errlen)
@@ -613,6 +705,7 @@ static int run_trials(struct sweep_run *r, char *err, size_t errlen)
 
 	if (!done)
 		return -ENOMEM;
+	json_object_clear(r->plan_refs);
 	ndone = done_trials(r, done, err, errlen);
 	if (ndone < 0) {
 		free(done);
@@ -627,10 +720,13 @@ static int run_trials(struct sweep_run *r, char *err, size_t errlen)
 		if (done[i])
 			continue;
 		ret = trial_run(&r->env, &r->plan.trials[i], i + 1, &rec, err, errlen);
+		if (ret == 0 && trial_plan_check(rec, r->plan_refs))
+			say_mismatch(rec);
 		if (ret == 0)
 			ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
 		if (ret == 0) {
 			sum_ms += json_real_value(json_object_get(rec, "wall_ms"));
+			r->ran++;
 			left--;
 			k++;
 			say_trial(ndone + k, r->plan.ntrials, &r->plan.trials[i], rec, sum_ms / k, left);
@@ -639,6 +735,88 @@ static int run_trials(struct sweep_run *r, char *err, size_t errlen)
 	}
 	free(done);
 	return ret;
+}
+
+/* ---- more rounds until the recommendation is separated ---- */
+
+/* Is every series separated? 1 yes, 0 no (with WHY), -errno. */
+static int separated(struct sweep_run *r, char *why, size_t len)
+{
+	struct report rep;
+	char err[1024];
+	int ret = report_load(r->dir, &rep, err, sizeof(err));
+
+	if (ret == 0) {
+		ret = report_separated(&rep);
+		for (size_t s = 0; !ret && s < rep.nseries; s++)
+			if (!rep.series[s].separated)
+				snprintf(why, len, rep.series[s].min_runs < REPORT_RUNS_FOR_95 ?
+					 "fewer than %d runs per value" : "every value's interval overlaps the fastest's",
+					 REPORT_RUNS_FOR_95);
+	}
+	report_free(&rep);
+	return ret;
+}
+
+/* One more round: the same seed gives the same earlier rounds. */
+static int add_round(struct sweep_run *r, char *err, size_t errlen)
+{
+	struct sweep_plan p;
+	json_t *plan = json_object_get(r->meta, "plan"), *grown;
+	int ret = sweep_plan_build(&p, &r->plan.grid, r->plan.runs + 1, r->plan.order_seed,
+				   err, errlen);
+
+	if (ret < 0)
+		return ret;
+	for (int i = 0; i < r->plan.grid.nsettings; i++)	/* contexts were looked up */
+		p.grid.s[i].context = r->plan.grid.s[i].context;
+	sweep_plan_free(&r->plan);
+	r->plan = p;
+	grown = sweep_plan_json(&r->plan);
+	json_object_set(plan, "runs", json_object_get(grown, "runs"));
+	json_object_set(plan, "trial_keys", json_object_get(grown, "trial_keys"));
+	json_decref(grown);
+	return record_meta_write(r->dir, r->meta, err, errlen);
+}
+
+/* Run the plan; with --until-separated add rounds while it is not. */
+static int run_rounds(struct sweep_run *r, char *err, size_t errlen)
+{
+	char why[128] = "";
+	double round_s;
+	int ret;
+
+	for (;;) {
+		double t0 = clock_now_s();
+		int ran = r->ran;
+
+		ret = run_trials(r, err, errlen);
+		if (ret < 0 || !r->o.until_separated)
+			return ret;
+		/* the time of a round, from the trials just run */
+		round_s = r->ran > ran ? (clock_now_s() - t0) / (r->ran - ran) * r->plan.ncombos : 0;
+		ret = separated(r, why, sizeof(why));
+		if (ret < 0)
+			return 0;	/* nothing to judge by yet: the report says why */
+		if (ret == 1) {
+			fprintf(stderr, "eicbench sweep: separated after %d rounds\n", r->plan.runs);
+			return 0;
+		}
+		if (r->plan.runs >= r->o.max_runs) {
+			fprintf(stderr, "eicbench sweep: not separated after %d rounds (%s); --max-runs %lld reached\n",
+				r->plan.runs, why, r->o.max_runs);
+			return 0;
+		}
+		if (r->o.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->o.budget_s) {
+			fprintf(stderr, "eicbench sweep: not separated after %d rounds (%s); another round would pass --budget\n",
+				r->plan.runs, why);
+			return 0;
+		}
+		fprintf(stderr, "eicbench sweep: not separated after %d rounds (%s): adding round %d\n",
+			r->plan.runs, why, r->plan.runs + 1);
+		if ((ret = add_round(r, err, errlen)) < 0)
+			return ret;
+	}
 }
 
 static void cleanup(struct sweep_run *r)
@@ -650,6 +828,20 @@ static void cleanup(struct sweep_run *r)
 	json_decref(r->saved_restore);
 	json_decref(r->before);
 	json_decref(r->saved_before);
+	json_decref(r->plan_refs);
+}
+
+/* A tablespace value overrides the session's: refuse unless allowed. */
+static int check_tablespace(struct sweep_run *r, char *err, size_t errlen)
+{
+	const struct trial_plan_info *p = &r->pinfo;
+
+	if (!p->tablespace_eic[0] || r->o.allow_override ||
+	    sweep_grid_find(&r->plan.grid, SWEEP_EIC) < 0)
+		return 0;
+	snprintf(err, errlen, "the relation %s lives in tablespace %s, which sets effective_io_concurrency = %s for itself: that overrides every value the sweep would try. Run ALTER TABLESPACE %s RESET (effective_io_concurrency); first, or give --allow-override to sweep anyway (every trial then reads with %s)",
+		 p->relation, p->tablespace, p->tablespace_eic, p->tablespace, p->tablespace_eic);
+	return -EINVAL;
 }
 
 /* Options or --resume → plan, server, checked settings, folder. */
@@ -682,9 +874,15 @@ static int setup(struct sweep_run *r, int argc, char **argv, char *err, size_t e
 	r->env = (struct trial_env){ .srv = &r->srv, .plan = &r->plan,
 		.query_name = r->query_name, .query_text = r->query_text,
 		.warm = r->o.warm, .jit = r->o.jit, .force_bitmap = !r->o.no_force,
-		.stop = &stop_flag };
-	if (ret == 0 && (ret = trial_check_plan(&r->env, 0, err, errlen)) == -EPROTO)
+		.sample_ms = r->o.sample_ms ? (int)r->o.sample_ms : 50, .stop = &stop_flag };
+	if (ret == 0 && query_is_preset(r->query_name))
+		snprintf(r->env.relation, sizeof(r->env.relation), "test");
+	if (ret == 0 && (ret = trial_check_plan(&r->env, 0, &r->pinfo, err, errlen)) == -EPROTO)
 		ret = -EINVAL;	/* a query without a bitmap plan is bad input */
+	if (ret == 0)
+		snprintf(r->env.relation, sizeof(r->env.relation), "%s", r->pinfo.relation);
+	if (ret == 0)
+		ret = check_tablespace(r, err, errlen);
 	if (ret == 0 && !r->resumed) {
 		ret = record_dir_create(NULL, "sweep", r->o.out, r->dir, sizeof(r->dir), err, errlen);
 		if (ret == -EEXIST && r->o.out)
@@ -699,7 +897,7 @@ static int setup(struct sweep_run *r, int argc, char **argv, char *err, size_t e
 
 int cmd_sweep(int argc, char **argv)
 {
-	struct sweep_run r = { 0 };
+	struct sweep_run r = { .started_s = clock_now_s() };
 	char err[4096] = "";
 	int ret;
 
@@ -713,7 +911,8 @@ int cmd_sweep(int argc, char **argv)
 		cleanup(&r);
 		return ret == 2 ? EXIT_BAD_INPUT : fail(ret, err);
 	}
-	ret = run_trials(&r, err, sizeof(err));
+	r.plan_refs = json_object();
+	ret = run_rounds(&r, err, sizeof(err));
 	if (ret < 0) {
 		char e2[1024];
 

@@ -392,7 +392,11 @@ static json_t *long_or_null(long v)
 
 json_t *record_device_json(const struct device_info *d)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_t *members = json_array();
+
+	for (int i = 0; i < d->nmembers; i++)
+		json_array_append_new(members, json_string(d->members[i]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", str_or_null(d->name),
 			 "disk", str_or_null(d->disk),
 			 "model", str_or_null(d->model),
@@ -400,7 +404,10 @@ json_t *record_device_json(const struct device_info *d)
 			 "rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),
 			 "nr_requests", long_or_null(d->nr_requests),
 			 "read_ahead_kb", long_or_null(d->read_ahead_kb),
-			 "logical_block_size", long_or_null(d->logical_block_size));
+			 "max_sectors_kb", long_or_null(d->max_sectors_kb),
+			 "logical_block_size", long_or_null(d->logical_block_size),
+			 "fstype", str_or_null(d->fstype),
+			 "members", members);
 }
 
 /* ---- trials.jsonl ---- */

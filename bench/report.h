@@ -14,10 +14,14 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "bench/stats.h"
+
 #define REPORT_MAX_SETTINGS 8
 #define REPORT_MAX_QUERIES  8
 #define REPORT_NONE         ((size_t)-1)
-#define REPORT_WITHIN       0.05     /* the recommendation's "within 5%" */
+#define REPORT_LEVEL        0.95     /* the confidence of every interval */
+#define REPORT_RUNS_FOR_95  6        /* fewest runs whose median interval reaches it */
+#define REPORT_RESAMPLES    4000     /* bootstrap resamples of a speedup */
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
 #define REPORT_PRE13_MAX    1000     /* the setting's maximum, before and after 13 */
@@ -36,25 +40,54 @@ struct report_setting {
 	size_t       nvalues;
 };
 
-/* The trials of one settings combination, summarized (medians unless said). */
+/*
+ * The trials of one settings combination, summarized (medians unless said).
+ * The measured time (median_ms, its interval, min and max, the speedups) is
+ * the heap phase's when every trial of the folder has one, else the whole
+ * execution's (report.heap_phase says which); exec_* are always the whole.
+ */
 struct report_group {
 	size_t query;                         /* index into report.queries */
 	size_t value[REPORT_MAX_SETTINGS];    /* index into settings[i].values */
 	size_t series;                        /* index into report.series */
-	size_t runs;                          /* trials with an execution time */
+	size_t runs;                          /* trials with a time */
 	size_t no_bitmap;                     /* of those, plans without a Bitmap Heap Scan */
 	const char *top_node;                 /* of the first such plan, or NULL */
+	double *times;                        /* the measured time of each run */
 	double median_ms, min_ms, max_ms;
+	struct stats_interval ci;             /* of the median */
 	double speedup_vs_0, speedup_vs_1;    /* median there / median here; NAN if absent */
-	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;
+	struct stats_interval ci_vs_0, ci_vs_1;
+	double vs_fastest;                    /* median here / the series' fastest median */
+	struct stats_interval ci_vs_fastest;  /* its bootstrap interval */
+	int    indistinguishable;             /* that interval holds 1 (the fastest: 1) */
+	double exec_ms, exec_min_ms, exec_max_ms;
+	double index_ms, index_share;         /* index phase, and its share of the execution */
+	double other_ms;                      /* the execution outside both phases */
+	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;  /* whole query */
+	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
+	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
+	double index_read_mib, index_req_kib, index_cpu_share;
+	size_t split_runs;                    /* runs whose samples were split by phase */
 	double exact_blocks, lossy_blocks, rows;
 };
 
-/* Groups sharing the query and every setting but the swept one. */
+/*
+ * Groups sharing the query and every setting but the swept one. A value is
+ * indistinguishable from the fastest when the 95% bootstrap interval of its
+ * median over the fastest's holds 1; the recommendation is the smallest
+ * indistinguishable value. "separated" when every value has runs enough for
+ * 95% intervals and at least one value is told apart from the fastest;
+ * "all_overlap" when none is.
+ */
 struct report_series {
 	size_t query;
 	size_t first;                 /* a group of the series, for its other settings */
-	size_t fastest, recommended;  /* group indices (lowest median; smallest within 5%) */
+	size_t fastest, recommended;  /* group indices */
+	size_t nvalues, nindist;      /* values, and those indistinguishable from the fastest */
+	size_t min_runs;              /* fewest runs of any value */
+	int    separated, all_overlap;
+	int    recommends;            /* a recommendation stands: 2+ runs, not all_overlap */
 };
 
 struct report {
@@ -73,6 +106,9 @@ struct report {
 	struct report_series *series;
 	size_t  nseries;
 	size_t  skipped;              /* trials matching no grid combination or without a time */
+	size_t  mismatched;           /* trials left out: their plan differed (plan_check) */
+	int     heap_phase;           /* 1: times are the heap phase's, 0: the execution's */
+	int     split;                /* 1: every trial's samples were split by phase */
 };
 
 /*
@@ -90,6 +126,9 @@ long report_convert_pre13(int old);
 
 /* The value of setting S in group G. */
 const char *report_value(const struct report *r, const struct report_group *g, size_t s);
+
+/* 1 when every series is separated (see struct report_series). */
+int report_separated(const struct report *r);
 
 /* The explanation and recommendation: a new JSON array of paragraphs. */
 json_t *report_explain(const struct report *r);

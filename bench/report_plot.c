@@ -1,6 +1,7 @@
 /*
- * report_plot: DIR/plot.dat (execution time in seconds, median with min and
- * max, per value of the swept setting; one block per series) and gnuplot run
+ * report_plot: DIR/plot.dat (the heap phase's time, or the execution's, in
+ * seconds: the median and its interval per value of the swept setting; one
+ * block per series) and gnuplot run
  * as an argv (never a shell, 60 s at most) with scripts/plot-sweep.gp to
  * make sweep.svg and sweep.png. The x axis is evenly spaced by value order,
  * since 0 has no place on a log axis. Also the whole re-render of a folder.
@@ -60,13 +61,15 @@ static void put_series(FILE *f, const struct report *r, size_t s, size_t *idx)
 		snprintf(title, sizeof(title), "%s", label);
 	fprintf(f, "\n\nposition value ");
 	put_quoted(f, title);
-	fprintf(f, " min_s max_s\n");
+	fprintf(f, " lo_s hi_s\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct report_group *g = &r->groups[idx[i]];
 
 		fprintf(f, "%zu ", position(sw, g->value[r->swept]));
 		put_quoted(f, report_value(r, g, r->swept));
-		fprintf(f, " %.6f %.6f %.6f\n", g->median_ms / 1000, g->min_ms / 1000, g->max_ms / 1000);
+		fprintf(f, " %.6f %.6f %.6f\n", g->median_ms / 1000,
+			(isnan(g->ci.lo) ? g->min_ms : g->ci.lo) / 1000,
+			(isnan(g->ci.hi) ? g->max_ms : g->ci.hi) / 1000);
 	}
 }
 
@@ -78,8 +81,9 @@ static int plot_data(const struct report *r, FILE *f)
 	if (!idx)
 		return -ENOMEM;
 	fprintf(f, "# eicbench sweep plot data. Block 0: x position and label of each value of %s.\n"
-		   "# Then one block per series: position, value, median, min and max execution time in s.\n",
-		sw->name);
+		   "# Then one block per series: position, value, median and its interval's ends, in s,\n"
+		   "# of the %s.\n",
+		sw->name, r->heap_phase ? "heap phase" : "execution time");
 	for (size_t p = 0; p < sw->nvalues; p++)
 		for (size_t v = 0; v < sw->nvalues; v++)
 			if (position(sw, v) == p) {
@@ -187,14 +191,16 @@ static void plot_title(const struct report *r, char *buf, size_t len)
 static int run_gnuplot(const struct report *r, const char *dir, const char *script,
 		       char *msg, size_t msglen)
 {
-	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[512];
+	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[512], ylabel[128];
 	char *argv[] = { "gnuplot", "-c", (char *)script, dat, base, title,
-			 (char *)r->settings[r->swept].name, NULL };
+			 (char *)r->settings[r->swept].name, ylabel, NULL };
 	pid_t pid;
 	int st;
 
 	snprintf(dat, sizeof(dat), "%s/%s", dir, REPORT_PLOT_DAT);
 	snprintf(base, sizeof(base), "%s/%s", dir, PLOT_BASE);
+	snprintf(ylabel, sizeof(ylabel), "%s, s (median; bars: its interval)",
+		 r->heap_phase ? "heap phase" : "execution time");
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
 	plot_title(r, title, sizeof(title));
 	pid = fork();

@@ -1,8 +1,8 @@
-# plot-sweep.gp: execution time against the swept setting from eicbench's
-# plot.dat (block 0: x positions and labels; then one block per series with
-# its title in the header, position, value, median, min, max in seconds).
+# plot-sweep.gp: time against the swept setting from eicbench's plot.dat
+# (block 0: x positions and labels; then one block per series with its title
+# in the header, position, value, median and the ends of its interval in s).
 # The x axis is evenly spaced by value (0 has no place on a log axis).
-# Usage: gnuplot -c plot-sweep.gp DATA OUTBASE TITLE XLABEL
+# Usage: gnuplot -c plot-sweep.gp DATA OUTBASE TITLE XLABEL YLABEL
 #   writes OUTBASE.svg and OUTBASE.png; eicbench report runs it.
 data = ARG1
 base = ARG2
@@ -14,7 +14,7 @@ nseries = STATS_blocks - 1
 
 set title ARG3 noenhanced
 set xlabel ARG4 noenhanced
-set ylabel "execution time, s (median; bars: min..max)"
+set ylabel ARG5 noenhanced
 set key top right noenhanced box opaque
 set grid ytics
 set yrange [0:*]
