@@ -21,6 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "compare", "result folders side by side: devices, versions, settings", cmd_compare },
+	{ "export",  "result folders into tables of a results database (--dsn)", cmd_export },
 	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
 	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
 	{ "report", "tables, a recommendation and plots from a result folder", cmd_report },
