@@ -9,7 +9,8 @@ P=54418
 cache=$(scripts/build-pg.sh --cache-dir)
 bindir=$(scripts/build-pg.sh --cached 18)
 if [ -z "$bindir" ] && [ -n "${EICBENCH_BUILD_PG:-}" ]; then
-	bindir=$(scripts/build-pg.sh 18 | tail -n 1)
+	ok "build PostgreSQL 18 (EICBENCH_BUILD_PG=1)" scripts/build-pg.sh 18
+	bindir=$(scripts/build-pg.sh --cached 18) || exit 1
 fi
 
 if [ -z "$bindir" ]; then
