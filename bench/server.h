@@ -31,6 +31,7 @@ struct server_cfg {
 	const char *dsn;
 	const char *restart_cmd;
 	long long   port;
+	long long   pg;             /* --pg MAJOR, 0 when not given */
 	double      timeout_s;
 };
 
@@ -40,6 +41,8 @@ struct server_cfg {
 	  SERVER_DEFAULT_DATADIR, "data directory of the managed cluster, on the device under test" }, \
 	{ "pgbin", OPT_STR, offsetof(type, m.pgbin), 0, 0, "DIR",	\
 	  "pg_config --bindir", "directory holding initdb and postgres" }, \
+	{ "pg", OPT_INT, offsetof(type, m.pg), 10, 99, "MAJOR",		\
+	  NULL, "PostgreSQL major version: its binaries from the build cache (scripts/build-pg.sh MAJOR), else /usr/lib/postgresql/MAJOR/bin" }, \
 	{ "user", OPT_STR, offsetof(type, m.user), 0, 0, "NAME",	\
 	  "postgres", "unprivileged user the server runs as when invoked as root" }, \
 	{ "port", OPT_INT, offsetof(type, m.port), 1, 65535, "N",	\
@@ -76,7 +79,31 @@ int server_resolve(const struct server_cfg *cfg, struct server *s,
 /* Is DATADIR a cluster eicbench created? 1 yes, 0 no such cluster. */
 int server_is_managed(const struct server *s);
 
-int server_init(struct server *s, const char *listen, char *err, size_t errlen);
+/* What init chooses beyond the server_cfg. */
+struct server_init_opts {
+	const char *listen;         /* TCP listen_addresses, NULL for none */
+	const char *checksums;      /* "on", "off", or NULL: the version's default */
+};
+
+/*
+ * initdb, the private configuration and the marker (eicbench.json), which
+ * records the port, user, bindir, listen addresses, the version and whether
+ * data checksums are on.
+ */
+int server_init(struct server *s, const struct server_init_opts *io,
+		char *err, size_t errlen);
+
+/* The version number of the bindir's postgres (180006 for 18.6), or -errno. */
+int server_bin_version(const struct server *s);
+
+/*
+ * Are data checksums on in the managed cluster? 1 on, 0 off, -errno when
+ * unknown. The marker says; for a cluster made before it did, pg_controldata.
+ */
+int server_checksums(const struct server *s);
+
+/* "Data page checksum version" of pg_controldata's TEXT: 1 on, 0 off, or -EINVAL. */
+int server_parse_checksums(const char *text);
 int server_start(struct server *s, char *err, size_t errlen);
 
 /* Start with SETTINGS ("name=value", NULL-terminated) given as -c options,

@@ -1,10 +1,11 @@
 # Extra objects a unit test links with, beyond bench/NAME.o and io/libeicio.a.
 test_blocks_DEPS = tests/fixture.o
 test_engines_DEPS = tests/fixture.o
-test_dataset_DEPS = bench/server.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/gen.o
-test_server_DEPS = bench/opts.o
+test_dataset_DEPS = bench/server.o bench/pgbin.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/gen.o
+test_server_DEPS = bench/opts.o bench/pgbin.o
 test_sqltext_DEPS = bench/sql_embed.o
 test_relblocks_DEPS = bench/query.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
 test_report_DEPS = bench/report_explain.o bench/report_render.o bench/report_plot.o bench/plot.o bench/record.o bench/stats.o
 test_sweep_DEPS = bench/opts.o
 test_compare_DEPS = bench/report.o bench/report_explain.o bench/report_render.o bench/report_plot.o bench/plot.o bench/record.o bench/stats.o
+test_serverinfo_DEPS = bench/pgutil.o bench/sqltext.o bench/sql_embed.o
