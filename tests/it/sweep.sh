@@ -128,7 +128,7 @@ same "the grown plan is in meta.json" "$(jq -r '.plan.trial_keys | length' "$T/s
 # (start-up from a cold cache, shut-down) add up to EXPLAIN's execution time;
 # on a data set whose scan takes long enough, the samples split by phase.
 ok "load 2M rows" "$EB" load --datadir "$D" --rows 2000000
-ok "a sweep on it" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --out "$T/s8"
+ok "a sweep on it, sampled every 20 ms" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --sample-ms 20 --out "$T/s8"
 same "the phases and the rest add up to EXPLAIN's total within 1%" "$(jq -r '.explain | (.bitmap.index_phase.total_ms + .bitmap.heap_phase.total_ms + .bitmap.other_ms) / .execution_ms | . > 0.99 and . < 1.01' "$T/s8/trials.jsonl" | sort -u)" true
 same "the rest outside both phases is small" "$(jq -r '.explain | .bitmap.other_ms / .execution_ms | . >= 0 and . < 0.1' "$T/s8/trials.jsonl" | sort -u)" true
 same "the samples were split by phase" "$(jq -r '.phases.split' "$T/s8/trials.jsonl" | sort -u)" true
