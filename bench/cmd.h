@@ -16,6 +16,7 @@ int cmd_export(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_server(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 

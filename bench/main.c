@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
 	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
 	{ "report", "tables, a recommendation and plots from a result folder", cmd_report },
+	{ "run",     "the whole suite: data set, cold sweeps, replays, device curve, verdict", cmd_run },
 	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
 	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
 };

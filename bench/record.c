@@ -255,6 +255,27 @@ int record_dir_create(const char *parent, const char *command,
 
 /* ---- meta.json ---- */
 
+int record_write_rendered(const char *path, int (*render)(const void *arg, FILE *f),
+			  const void *arg, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return snprintf(err, errlen, "%s: out of memory while rendering", path), -ENOMEM;
+	ret = render(arg, f);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -ENOMEM;
+	if (ret == 0)
+		ret = record_write_file_atomic(path, buf, len, err, errlen);
+	else
+		snprintf(err, errlen, "%s: cannot render it (%s)", path, strerror(-ret));
+	free(buf);
+	return ret;
+}
+
 int record_meta_write(const char *dir, const json_t *meta, char *err, size_t errlen)
 {
 	char path[PATH_MAX];

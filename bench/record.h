@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 #include <jansson.h>
 
@@ -38,6 +39,11 @@ int record_dir_create_at(const char *parent, const char *command,
 /* Replace PATH with DATA atomically: temporary file, fsync, rename, fsync dir. */
 int record_write_file_atomic(const char *path, const void *data, size_t len,
 			     char *err, size_t errlen);
+
+/* Render with RENDER(ARG, F) into memory, then write PATH atomically. The
+ * renderer's -errno (or -ENOMEM) is returned with ERR naming PATH. */
+int record_write_rendered(const char *path, int (*render)(const void *arg, FILE *f),
+			  const void *arg, char *err, size_t errlen);
 
 /* DIR/meta.json from META, indented, atomically. */
 int record_meta_write(const char *dir, const json_t *meta, char *err, size_t errlen);

@@ -564,6 +564,7 @@ int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	ret = load_meta(dir, r, err, errlen);
 	if (ret == 0)
 		ret = load_grid(r, err, errlen);

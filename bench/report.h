@@ -28,10 +28,11 @@
 
 #define REPORT_SUMMARY_CSV  "summary.csv"
 #define REPORT_MD           "report.md"
+#define REPORT_HTML_FILE    "report.html"
 #define REPORT_PLOT_DAT     "plot.dat"
 #define REPORT_PLOT_SCRIPT  "plot-sweep.gp"
 
-enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_JSON, REPORT_CSV };
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_JSON, REPORT_CSV, REPORT_HTML };
 
 struct report_setting {
 	const char  *name;          /* strings point into report.meta */
@@ -91,6 +92,7 @@ struct report_series {
 };
 
 struct report {
+	char    dir[4096];            /* the folder it was loaded from */
 	json_t *meta, *trials;
 	int     torn;                 /* trials.jsonl ended in a torn line (ignored) */
 	char    note[512];            /* what was ignored, when anything was */
@@ -140,8 +142,13 @@ json_t *report_rows(const struct report *r);
  * summary.csv) to OUT. 0, -EINVAL for CSV, -ENOMEM. */
 int report_render(const struct report *r, enum report_format format, FILE *out);
 
-/* DIR/summary.csv and DIR/report.md, atomically. 0 or -errno with ERR. */
+/* DIR/summary.csv, DIR/report.md and DIR/report.html (its plot, DIR/sweep.svg,
+ * inline when it exists), atomically. 0 or -errno with ERR. */
 int report_write_files(const struct report *r, const char *dir, char *err, size_t errlen);
+
+struct doc;
+/* The sweep as a document (bench/doc.h), its plot read from DIR. */
+void report_document(const struct report *r, const char *dir, struct doc *d);
 
 /*
  * DIR/plot.dat, then gnuplot (argv, no shell, 60 s at most) with
@@ -168,6 +175,9 @@ int report_folder(const char *dir, enum report_format format, int plot, FILE *ou
 int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen);
 
 /* ---- shared by the report_*.c files ---- */
+
+/* "850 ms", "4.29 s", "16.3 s" (n/a when not finite) into BUF. */
+const char *report_fmt_ms(char *buf, size_t len, double ms);
 
 /* Fill ERR from FMT; returns -EINVAL. */
 int report_bad(char *err, size_t errlen, const char *fmt, ...)

@@ -18,9 +18,9 @@
 
 #define SHRUNK 0.25       /* requests "much smaller": under a quarter of those at 0 */
 
-static const char *fmt_ms(char *buf, size_t len, double ms)
+const char *report_fmt_ms(char *buf, size_t len, double ms)
 {
-	if (isnan(ms))
+	if (!isfinite(ms))
 		snprintf(buf, len, "n/a");
 	else if (ms < 1000)
 		snprintf(buf, len, "%.0f ms", ms);
@@ -96,10 +96,10 @@ static void put_median(FILE *f, const struct report_group *g)
 {
 	char a[32], b[64];
 
-	fprintf(f, "%s (", fmt_ms(a, sizeof(a), g->median_ms));
+	fprintf(f, "%s (", report_fmt_ms(a, sizeof(a), g->median_ms));
 	if (g->runs > 1)
 		fprintf(f, "%.0f%% interval %s, ", g->ci.coverage * 100,
-			fmt_range(b, sizeof(b), g->ci.lo, g->ci.hi, fmt_ms));
+			fmt_range(b, sizeof(b), g->ci.lo, g->ci.hi, report_fmt_ms));
 	fprintf(f, "%zu run%s)", g->runs, g->runs == 1 ? "" : "s");
 }
 
@@ -122,13 +122,13 @@ static void explain_against(FILE *f, const struct report *r, const struct report
 
 	if (zero != REPORT_NONE && strcmp(v, "0")) {
 		fprintf(f, " Against 0, no prefetching (%s), that is ",
-			fmt_ms(a, sizeof(a), r->groups[zero].median_ms));
+			report_fmt_ms(a, sizeof(a), r->groups[zero].median_ms));
 		put_speedup(f, fa->speedup_vs_0, &fa->ci_vs_0, fa, &r->groups[zero]);
 		fprintf(f, ".");
 	}
 	if (one != REPORT_NONE && strcmp(v, "1")) {
 		fprintf(f, " Against 1, the default before 18 (%s), ",
-			fmt_ms(a, sizeof(a), r->groups[one].median_ms));
+			report_fmt_ms(a, sizeof(a), r->groups[one].median_ms));
 		put_speedup(f, fa->speedup_vs_1, &fa->ci_vs_1, fa, &r->groups[one]);
 		fprintf(f, ".");
 	}
@@ -149,7 +149,7 @@ static void explain_other(FILE *f, const struct report *r, const size_t *idx, si
 	if (isinf(hi) || share < 0.02)
 		return;
 	fprintf(f, " Up to %s (%.0f%% of the query) went to the executor outside both phases (starting up from a cold cache, shutting down).",
-		fmt_ms(a, sizeof(a), hi), share * 100);
+		report_fmt_ms(a, sizeof(a), hi), share * 100);
 }
 
 static void explain_index_share(FILE *f, const struct report *r, const size_t *idx, size_t n)
@@ -168,7 +168,7 @@ static void explain_index_share(FILE *f, const struct report *r, const size_t *i
 	if (isinf(lo))
 		return;
 	fprintf(f, " The index phase before it (the bitmap index scans) took %s, %.0f-%.0f%% of the whole query",
-		fmt_range(a, sizeof(a), lo, hi, fmt_ms), slo * 100, shi * 100);
+		fmt_range(a, sizeof(a), lo, hi, report_fmt_ms), slo * 100, shi * 100);
 	if (r->version_num >= 130000 && r->version_num < 180000)
 		fprintf(f, "; up to 17 effective_io_concurrency does not act on it.");
 	else
@@ -320,8 +320,8 @@ static void explain_wait(FILE *f, const struct report *r, const size_t *idx, siz
 	if (!r->heap_phase || span(r, idx, n, offsetof(struct report_group, heap_io_read_ms), &lo, &hi) < 2)
 		return;
 	fprintf(f, " Its wait for reads (EXPLAIN's I/O read time of the heap phase) went from %s at %s to %s at %s.",
-		fmt_ms(a, sizeof(a), r->groups[hi].heap_io_read_ms), value_of(r, hi),
-		fmt_ms(b, sizeof(b), r->groups[lo].heap_io_read_ms), value_of(r, lo));
+		report_fmt_ms(a, sizeof(a), r->groups[hi].heap_io_read_ms), value_of(r, hi),
+		report_fmt_ms(b, sizeof(b), r->groups[lo].heap_io_read_ms), value_of(r, lo));
 }
 
 static void explain_queue(FILE *f, const struct report *r, const size_t *idx, size_t n, size_t off)

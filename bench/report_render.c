@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/doc.h"
 #include "bench/record.h"
 #include "bench/report.h"
 
@@ -425,37 +426,16 @@ static int context(const struct report *r, FILE *out, const char *bullet)
 
 /* ---- whole outputs ---- */
 
-/* TEXT wrapped at WRAP columns at spaces; a word longer than a line stays whole. */
-static void wrap(FILE *out, const char *text)
-{
-	size_t col = 0;
-
-	while (*text) {
-		size_t n = strcspn(text, " ");
-
-		if (col && col + 1 + n > WRAP) {
-			fputc('\n', out);
-			col = 0;
-		} else if (col) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(text, 1, n, out);
-		col += n;
-		text += n + (text[n] == ' ');
-	}
-	fputc('\n', out);
-}
-
-/* What the columns are, in words generated from what the folder holds. */
-static void legend(const struct report *r, FILE *out)
+/* What the columns are, in words generated from what the folder holds (a
+ * new string, or NULL). */
+static char *legend_text(const struct report *r)
 {
 	char *buf = NULL;
 	size_t len = 0, least = (size_t)-1;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
-		return;
+		return NULL;
 	for (size_t i = 0; i < r->ngroups; i++)
 		if (r->groups[i].runs < least)
 			least = r->groups[i].runs;
@@ -472,11 +452,62 @@ static void legend(const struct report *r, FILE *out)
 		fprintf(f, " queue depth, req KiB, CPU %%: the device's average queue depth and request size and the backend's share of a core during the heap phase, from samples taken during the query.");
 	else
 		fprintf(f, " query qd, query KiB, query CPU %%: the device's average queue depth and request size and the backend's share of a core over the whole query (its samples could not be split by phase).");
-	if (fclose(f) == 0) {
-		fputc('\n', out);
-		wrap(out, buf);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
 	}
-	free(buf);
+	return buf;
+}
+
+static void legend(const struct report *r, FILE *out)
+{
+	char *text = legend_text(r);
+
+	if (text) {
+		fputc('\n', out);
+		doc_wrap(out, text);
+	}
+	free(text);
+}
+
+/* The sweep as a document (for report.html): context, table, legend,
+ * explanation and the plot. */
+void report_document(const struct report *r, const char *dir, struct doc *d)
+{
+	char *ctx = NULL, *line, *save = NULL, *leg = legend_text(r), path[PATH_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(&ctx, &len);
+	json_t *paras = report_explain(r), *p;
+	struct table t;
+	size_t i;
+
+	doc_heading(d, 1, "eicbench sweep: %s", r->queries[0]);
+	if (f && context(r, f, "") == 0 && fclose(f) == 0)
+		for (line = strtok_r(ctx, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			doc_text(d, line);
+	free(ctx);
+	doc_heading(d, 2, "Results");
+	if (table_make(&t, r) == 0) {
+		const char *row[COLS_MAX];
+
+		for (size_t k = 0; k < t.nrows; k++) {
+			for (size_t c = 0; c < t.ncols; c++)
+				row[c] = t.cell[k][c];
+			if (k == 0)
+				doc_table(d, t.ncols, row);
+			else
+				doc_row(d, row);
+		}
+		free(t.cell);
+	}
+	doc_text(d, leg);
+	free(leg);
+	doc_heading(d, 2, "What it means");
+	json_array_foreach(paras, i, p)
+		doc_text(d, json_string_value(p));
+	json_decref(paras);
+	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
+	doc_image(d, path, "The measured time per value: the median and its interval.");
 }
 
 static int render_text(const struct report *r, FILE *out, int md)
@@ -497,7 +528,7 @@ static int render_text(const struct report *r, FILE *out, int md)
 	fputs(md ? "\n## What it means\n" : "", out);
 	json_array_foreach(paras, i, p) {
 		fputc('\n', out);
-		wrap(out, json_string_value(p));
+		doc_wrap(out, json_string_value(p));
 	}
 	json_decref(paras);
 	return ret;
@@ -522,6 +553,28 @@ static int render_json(const struct report *r, FILE *out)
 	return ret;
 }
 
+static int md_of(const void *r, FILE *f)
+{
+	return render_text(r, f, 1);
+}
+
+struct html_arg {
+	const struct report *r;
+	const char *dir;
+};
+
+static int html_of(const void *arg, FILE *f)
+{
+	const struct html_arg *a = arg;
+	struct doc d = { 0 };
+	int ret;
+
+	report_document(a->r, a->dir, &d);
+	ret = doc_html_out(&d, "eicbench sweep", f);
+	doc_free(&d);
+	return ret;
+}
+
 int report_render(const struct report *r, enum report_format format, FILE *out)
 {
 	switch (format) {
@@ -531,35 +584,25 @@ int report_render(const struct report *r, enum report_format format, FILE *out)
 		return render_text(r, out, 1);
 	case REPORT_JSON:
 		return render_json(r, out);
+	case REPORT_HTML: {
+		struct html_arg h = { r, r->dir };
+
+		return html_of(&h, out);
+	}
 	default:
 		return -EINVAL;
 	}
 }
 
-static int write_md(const struct report *r, const char *dir, char *err, size_t errlen)
-{
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (!f)
-		return -ENOMEM;
-	ret = render_text(r, f, 1);
-	if (fclose(f) != 0 && ret == 0)
-		ret = -ENOMEM;
-	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_MD);
-	if (ret == 0)
-		ret = record_write_file_atomic(path, buf, len, err, errlen);
-	else
-		snprintf(err, errlen, "%s: out of memory while rendering", path);
-	free(buf);
-	return ret;
-}
-
 int report_write_files(const struct report *r, const char *dir, char *err, size_t errlen)
 {
+	struct html_arg h = { r, dir };
+	char path[PATH_MAX];
 	int ret = write_csv(r, dir, err, errlen);
 
-	return ret < 0 ? ret : write_md(r, dir, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_MD);
+	if (ret == 0)
+		ret = record_write_rendered(path, md_of, r, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_HTML_FILE);
+	return ret < 0 ? ret : record_write_rendered(path, html_of, &h, err, errlen);
 }
