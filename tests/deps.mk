@@ -7,3 +7,5 @@ test_sqltext_DEPS = bench/sql_embed.o
 test_relblocks_DEPS = bench/query.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
 test_report_DEPS = bench/report_explain.o bench/report_render.o bench/report_plot.o bench/record.o bench/stats.o
 test_sweep_DEPS = bench/opts.o
+test_combine_DEPS = tests/fixture.o
+test_cachecheck_DEPS = tests/fixture.o
