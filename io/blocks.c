@@ -243,37 +243,49 @@ int blockmap_open(struct blockmap *m, const char *const *paths, unsigned n,
 	return rc;
 }
 
-int blockmap_open_segments(struct blockmap *m, const char *base,
-			   uint32_t block_bytes, int flags, char *err, size_t errlen)
+int blocks_segment_paths(const char *base, char ***out, unsigned *n)
 {
-	char **paths = NULL, **grown;
-	unsigned n = 0;
-	int rc = 0;
+	char **paths = NULL, **grown, *p;
+	unsigned k = 0;
 
-	for (;; n++) {
-		char *p = NULL;
-		if (n == 0 ? asprintf(&p, "%s", base) < 0 : asprintf(&p, "%s.%u", base, n) < 0) {
-			rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");
+	for (;; k++) {
+		if (k == 0 ? asprintf(&p, "%s", base) < 0 : asprintf(&p, "%s.%u", base, k) < 0)
 			break;
-		}
-		if (n > 0 && access(p, F_OK) != 0) {
+		if (k > 0 && access(p, F_OK) != 0) {
 			free(p);
-			break;
+			*out = paths;
+			*n = k;
+			return 0;
 		}
-		grown = realloc(paths, (n + 1) * sizeof(*paths));
-		if (!grown) {
+		if (!(grown = realloc(paths, (k + 1) * sizeof(*paths)))) {
 			free(p);
-			rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
 		paths = grown;
-		paths[n] = p;
+		paths[k] = p;
 	}
-	if (rc == 0)
-		rc = blockmap_open(m, (const char *const *)paths, n, block_bytes, flags, err, errlen);
+	blocks_free_paths(paths, k);
+	return -ENOMEM;
+}
+
+void blocks_free_paths(char **paths, unsigned n)
+{
 	for (unsigned i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+int blockmap_open_segments(struct blockmap *m, const char *base,
+			   uint32_t block_bytes, int flags, char *err, size_t errlen)
+{
+	char **paths;
+	unsigned n;
+	int rc = blocks_segment_paths(base, &paths, &n);
+
+	if (rc < 0)
+		return errmsg_set(err, errlen, rc, "out of memory");
+	rc = blockmap_open(m, (const char *const *)paths, n, block_bytes, flags, err, errlen);
+	blocks_free_paths(paths, n);
 	return rc;
 }
 

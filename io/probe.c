@@ -40,7 +40,7 @@ struct run {
 	uint64_t            issued;        /* blocks */
 	uint64_t            completed, completed_blocks;
 	uint64_t            start_ns, deadline_ns;   /* deadline 0 = none */
-	uint64_t            win_start_ns, win_start_reads;
+	uint64_t            win_start_ns, win_end_ns, win_start_reads;
 	bool                past_deadline;
 	struct probe_result *res;          /* windows go straight in */
 	enum probe_stage    failed;
@@ -82,6 +82,8 @@ static void close_window(struct run *r, uint64_t t)
 					    (double)(t - r->win_start_ns);
 	r->win_start_ns = t;
 	r->win_start_reads = r->completed;
+	while (r->win_end_ns <= t)          /* windows end on a fixed grid from the start */
+		r->win_end_ns += st->window_ns;
 	if (t - r->start_ns >= st->min_ns &&
 	    curve_steady(res->window_iops, res->nwindows, st->windows, st->tolerance)) {
 		res->steady = true;
@@ -91,12 +93,13 @@ static void close_window(struct run *r, uint64_t t)
 		r->past_deadline = true;
 }
 
+/* After a clock read: close a window that ended, stop at the deadline. */
 static void check_deadline(struct run *r, uint64_t t)
 {
+	if (r->cfg->steady && !r->past_deadline && t >= r->win_end_ns)
+		close_window(r, t);
 	if (r->deadline_ns && t >= r->deadline_ns)
 		r->past_deadline = true;
-	if (r->cfg->steady && !r->past_deadline && t - r->win_start_ns >= r->cfg->steady->window_ns)
-		close_window(r, t);
 }
 
 /* The next read into a slot: one block, or a run of them when combining. */
@@ -397,6 +400,8 @@ static int run_loop(struct run *r, struct probe_result *res)
 
 	take_snap(c, &a);
 	r->start_ns = r->win_start_ns = a.t_ns;
+	if (c->steady)
+		r->win_end_ns = a.t_ns + c->steady->window_ns;
 	if (c->duration_ns)
 		r->deadline_ns = a.t_ns + c->duration_ns;
 	if (c->engine->flags & ENGINE_SYNC) {
