@@ -10,3 +10,5 @@ test_sweep_DEPS = bench/opts.o
 test_compare_DEPS = bench/report.o bench/report_explain.o bench/report_render.o bench/report_plot.o bench/plot.o bench/doc.o bench/record.o bench/stats.o
 test_serverinfo_DEPS = bench/pgutil.o bench/sqltext.o bench/sql_embed.o
 test_verdict_DEPS = bench/verdict_doc.o bench/verdict_plot.o bench/doc.o bench/report.o bench/report_explain.o bench/report_render.o bench/report_plot.o bench/plot.o bench/record.o bench/stats.o
+test_combine_DEPS = tests/fixture.o
+test_cachecheck_DEPS = tests/fixture.o
