@@ -89,7 +89,7 @@ asan:
 	$(Q)$(MAKE) --no-print-directory clean
 
 run: deps all
-	$(Q)DATADIR='$(DATADIR)' ROWS='$(ROWS)' RUNS='$(RUNS)' EIC='$(EIC)' scripts/run-main.sh
+	$(Q)DATADIR='$(DATADIR)' ROWS='$(ROWS)' RUNS='$(RUNS)' EIC='$(EIC)' QUICK='$(QUICK)' scripts/run-main.sh
 
 bench-load: deps all
 	$(Q)scripts/bench-load.sh

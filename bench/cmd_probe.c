@@ -140,9 +140,11 @@ static int check_form(const struct probe_opts *o, char *err, size_t len)
 		snprintf(err, len, "--relation is required with --query, --datadir or --dsn: the table whose heap blocks to replay");
 	else if (!o->relation)
 		snprintf(err, len, "give --file PATH (a file or device) or --relation NAME (a table of the cluster in --datadir, or of --dsn)");
-	else if (o->pattern || (o->seed >= 0 && !o->cache_check))
-		snprintf(err, len, "--%s belongs to the file form; the relation form replays the query's heap blocks",
-			 o->pattern ? "pattern" : "seed");
+	else if (o->pattern && (o->query || !strncmp(o->pattern, "replay:", 7)))
+		snprintf(err, len, "--pattern %s with --relation: give --query (replay the query's heap blocks) or --pattern random|seq (the relation's blocks), not both",
+			 o->pattern);
+	else if (o->seed >= 0 && !o->cache_check && !(o->pattern && !strcmp(o->pattern, "random")))
+		snprintf(err, len, "--seed belongs to --pattern random (and --cache-check); the relation form replays the query's heap blocks");
 	else if (o->srv.datadir && o->srv.dsn)
 		return dsn_and_datadir(err, len);
 	else
@@ -249,14 +251,17 @@ static int plan_from_opts(const struct probe_opts *o, struct probe_plan *p,
 
 	if (rc == 0)
 		rc = plan_common(o, p, err, len);
-	if (rc < 0 || !o->file)
+	if (rc < 0 || (!o->file && !o->pattern))
 		return rc;
-	p->paths = &o->file;
-	p->npaths = 1;
+	if (o->file) {
+		p->paths = &o->file;
+		p->npaths = 1;
+	}
 	if (o->cache_check) {
 		p->pattern = "cache-check";
 		return 0;
 	}
+	/* the file form, or the relation form over its own blocks */
 	if ((rc = parse_pattern(o->pattern ? o->pattern : "random", p, err, len)) < 0)
 		return rc;
 	if (p->kind != BLOCKS_REPLAY && !p->count && p->duration_s <= 0)

@@ -2,7 +2,9 @@
  * cmd_probe_rel: the relation form of "eicbench probe". Resolve the cluster
  * (--datadir, started if stopped, or --dsn), look the relation up, find its
  * segment files, and for points ask which heap blocks the query reads
- * (bench/relblocks.h); then disconnect and run the plan over those files.
+ * (bench/relblocks.h), or with --pattern random|seq read the relation's own
+ * blocks (the device's curve on the data set's files); then disconnect and
+ * run the plan over those files.
  */
 #include "bench/cmd_probe.h"
 
@@ -42,12 +44,13 @@ static int ask_blocks(PGconn *c, const struct probe_opts *o, struct rel_run *r,
 	return rc;
 }
 
-/* The segments and the server's facts, and the blocks for points; disconnects. */
-static int rel_ask(const struct probe_opts *o, bool cache_check, struct rel_run *r,
+/* The segments and the server's facts, and the query's blocks unless the
+ * check or a pattern reads the whole relation; disconnects. */
+static int rel_ask(const struct probe_opts *o, bool whole, struct rel_run *r,
 		   char *err, size_t len)
 {
 	PGconn *c;
-	int rc = cache_check ? 0 : query_load(o->query, &r->q, err, len);
+	int rc = whole ? 0 : query_load(o->query, &r->q, err, len);
 
 	if (rc == 0)
 		rc = server_resolve(&o->srv, &r->srv, err, len);
@@ -59,7 +62,7 @@ static int rel_ask(const struct probe_opts *o, bool cache_check, struct rel_run 
 		return -EIO;
 	/* The relation first: "no such relation" says more than a mismatch. */
 	rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
-	if (rc == 0 && !cache_check)
+	if (rc == 0 && !whole)
 		rc = ask_blocks(c, o, r, err, len);
 	PQfinish(c);
 	return rc;
@@ -76,11 +79,11 @@ static json_t *server_json(const struct rel_run *r)
 			 "dsn", r->srv.external ? dsn : NULL);
 }
 
-static json_t *rel_meta(const struct probe_opts *o, const struct rel_run *r, bool cache_check)
+static json_t *rel_meta(const struct probe_opts *o, const struct rel_run *r, bool whole)
 {
 	const struct relblocks *rb = &r->rb;
 
-	if (cache_check)
+	if (whole)
 		return json_pack("{s:{s:s, s:I, s:s, s:I}, s:o}",
 			"relation", "name", o->relation, "oid", (json_int_t)rb->oid, "segment_base", rb->base,
 			"relation_blocks", (json_int_t)rb->relation_blocks, "server", server_json(r));
@@ -105,11 +108,16 @@ static int rel_plan(const struct probe_opts *o, struct rel_run *r, struct probe_
 	p->paths = (const char *const *)rb->segments;
 	p->npaths = rb->nsegments;
 	p->block_bytes = rb->block_bytes;
-	if (!(r->meta = rel_meta(o, r, p->cache_check)))
+	if (!(r->meta = rel_meta(o, r, p->cache_check || o->pattern)))
 		return -ENOMEM;
 	p->meta_extra = r->meta;
 	if (p->cache_check) {
 		p->pattern = "cache-check";
+		return 0;
+	}
+	if (o->pattern) {	/* the relation's own blocks, random or in order */
+		snprintf(r->pattern, sizeof(r->pattern), "relation:%s:%s", o->relation, o->pattern);
+		p->pattern = r->pattern;
 		return 0;
 	}
 	snprintf(r->pattern, sizeof(r->pattern), "relation:%s:%s", o->relation, o->query);
@@ -131,9 +139,9 @@ int probe_cmd_relation(const struct probe_opts *given, struct probe_plan *p, int
 	char err[PATH_MAX + 1024];
 	int rc;
 
-	if (!o.query && !p->cache_check)
+	if (!o.query && !p->cache_check && !o.pattern)
 		o.query = "blog";
-	rc = rel_ask(&o, p->cache_check, &r, err, sizeof(err));
+	rc = rel_ask(&o, p->cache_check || o.pattern, &r, err, sizeof(err));
 	if (rc == 0)
 		rc = rel_plan(&o, &r, p, err, sizeof(err));
 	if (rc == 0 && r.srv.external && p->cold && !p->cache_check) {

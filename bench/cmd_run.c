@@ -36,7 +36,7 @@
 struct run_opts {
 	struct server_cfg srv;
 	long long rows, seed, runs, max_runs;
-	const char *eic, *query, *out, *resume;
+	const char *eic, *query, *out, *resume, *depths;
 	double budget_s;
 	bool quick, no_probe;
 };
@@ -57,6 +57,8 @@ static const struct opt_desc run_table[] = {
 	  "each sweep starts no new round after this much time" },
 	{ "query", OPT_STR, offsetof(struct run_opts, query), 0, 0, "LIST", "blog,sparse",
 	  "the query presets to sweep, comma-separated" },
+	{ "depths", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
+	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve" },
 	{ "quick", OPT_FLAG, offsetof(struct run_opts, quick), 0, 0, NULL, NULL,
 	  "a first look in a few minutes: 10M rows, 5 values, 3 runs, a short device curve" },
 	{ "no-probe", OPT_FLAG, offsetof(struct run_opts, no_probe), 0, 0, NULL, NULL,
@@ -261,7 +263,7 @@ static void plan_replays(struct run *r)
 static void plan_curve(struct run *r)
 {
 	struct step *s = add(r, "the device's curve", "device", cmd_probe, "probe");
-	const char *depths = r->o.quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS;
+	const char *depths = r->o.depths ? r->o.depths : r->o.quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS;
 
 	arg(s, "--relation"), arg(s, "test");
 	arg(s, "--pattern"), arg(s, "random");
@@ -269,10 +271,14 @@ static void plan_curve(struct run *r)
 	arg(s, "--engine"), arg(s, "io_uring");
 	arg(s, "--direct");
 	arg(s, "--depth"), arg(s, depths);
-	arg(s, "--steady");
-	arg(s, "--duration"), arg(s, r->o.quick ? "5s" : "30s");
+	if (r->o.quick) {		/* a first look: 3 s a point, not waiting for steady */
+		arg(s, "--duration"), arg(s, "3s");
+	} else {
+		arg(s, "--steady");
+		arg(s, "--duration"), arg(s, "30s");
+	}
 	out_arg(r, s);
-	s->estimate_s = (r->o.quick ? 5 : 30) * (double)(strlen(depths) - strlen(depths) / 2);
+	s->estimate_s = (r->o.quick ? 3 : 15) * (double)(strlen(depths) - strlen(depths) / 2);
 }
 
 /* ---- options, the folder, meta.json ---- */
@@ -360,11 +366,21 @@ static int write_meta(struct run *r, int argc, char **argv, char *err, size_t er
 	for (int i = 0; i < r->nsteps; i++)
 		if (r->steps[i].sub[0])
 			json_array_append_new(folders, json_string(r->steps[i].sub));
-	opts = json_pack("{s:I, s:I, s:s, s:I, s:I, s:b, s:b}", "rows", (json_int_t)r->o.rows,
+	opts = json_pack("{s:I, s:I, s:s, s:s, s:I, s:I, s:b, s:b, s:s}", "rows", (json_int_t)r->o.rows,
 			 "seed", (json_int_t)atoll(r->seed), "eic", r->o.eic ? r->o.eic : r->o.quick ? RUN_EIC_QUICK : RUN_EIC,
+			 "query", r->o.query ? r->o.query : "blog,sparse",
 			 "runs", (json_int_t)r->o.runs, "max_runs", (json_int_t)r->o.max_runs,
-			 "quick", r->o.quick, "no_probe", r->o.no_probe);
+			 "quick", r->o.quick, "no_probe", r->o.no_probe,
+			 "depths", r->o.depths ? r->o.depths : r->o.quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS);
 	json_object_set_new(r->meta, "options", opts);
+	if (r->o.srv.dsn) {
+		char dsn[1024];
+
+		record_redact_dsn(r->o.srv.dsn, dsn, sizeof(dsn));
+		json_object_set_new(r->meta, "dsn", json_string(dsn));
+	} else
+		json_object_set_new(r->meta, "datadir", json_string(r->o.srv.datadir ? r->o.srv.datadir :
+								    SERVER_DEFAULT_DATADIR));
 	json_object_set_new(r->meta, "sweeps", folders_json(r, "sweep-"));
 	json_object_set_new(r->meta, "replays", folders_json(r, "replay-"));
 	json_object_set_new(r->meta, "device_curve", r->o.no_probe ? json_null() : json_string("device"));
@@ -374,9 +390,24 @@ static int write_meta(struct run *r, int argc, char **argv, char *err, size_t er
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
+/* The record of step I in meta.json, found by name (a resumed run plans no
+ * "create" step, so positions may differ). */
+static json_t *step_record(const struct run *r, int i)
+{
+	json_t *st;
+	size_t k;
+
+	json_array_foreach(json_object_get(r->meta, "steps"), k, st)
+		if (!strcmp(json_string_value(json_object_get(st, "name")) ?: "", r->steps[i].name))
+			return st;
+	st = json_pack("{s:s, s:s, s:s}", "name", r->steps[i].name, "folder", r->steps[i].sub, "state", "to do");
+	json_array_append_new(json_object_get(r->meta, "steps"), st);
+	return st;
+}
+
 static int set_state(struct run *r, int i, const char *state, double took_s)
 {
-	json_t *st = json_array_get(json_object_get(r->meta, "steps"), (size_t)i);
+	json_t *st = step_record(r, i);
 	char err[512];
 
 	json_object_set_new(st, "state", json_string(state));
@@ -443,10 +474,8 @@ static int run_steps(struct run *r, int from)
 /* The first step not done; a started sweep goes on with --resume. */
 static int resume_point(struct run *r)
 {
-	json_t *steps = json_object_get(r->meta, "steps");
-
 	for (int i = 0; i < r->nsteps; i++) {
-		const char *st = json_string_value(json_object_get(json_array_get(steps, (size_t)i), "state"));
+		const char *st = json_string_value(json_object_get(step_record(r, i), "state"));
 		struct stat sb;
 		char meta[PATH_MAX + 100];
 
@@ -495,7 +524,16 @@ static int load_resume(struct run *r, char *err, size_t errlen)
 	r->o.quick = json_is_true(json_object_get(o, "quick"));
 	r->o.no_probe = json_is_true(json_object_get(o, "no_probe"));
 	r->o.eic = json_string_value(json_object_get(o, "eic"));
+	r->o.query = json_string_value(json_object_get(o, "query"));
+	r->o.depths = json_string_value(json_object_get(o, "depths"));
 	snprintf(r->dir, sizeof(r->dir), "%s", r->o.resume);
+	if (json_object_get(r->meta, "dsn") && !r->o.srv.dsn) {
+		snprintf(err, errlen, "--resume '%s': that run used a server given with --dsn; give the same --dsn and --restart-cmd again",
+			 r->o.resume);
+		return -EINVAL;
+	}
+	if (!r->o.srv.dsn && !r->o.srv.datadir)
+		r->o.srv.datadir = json_string_value(json_object_get(r->meta, "datadir"));
 	return 0;
 }
 

@@ -161,7 +161,9 @@ int verdict_pair(const struct verdict_query *q, const char *value, struct verdic
 	p->heap_cpu_s = p->g->heap_cpu_share * p->heap_ms / 1000;
 	p->accounted = NAN;
 	saved = p->g0 ? p->g0->median_ms - p->heap_ms : NAN;
-	if (isfinite(saved) && fabs(saved) >= VERDICT_SHARE_MIN * p->g0->median_ms)
+	/* a share only when the replay moved the same way as the query */
+	if (isfinite(saved) && fabs(saved) >= VERDICT_SHARE_MIN * p->g0->median_ms &&
+	    (p->replay0_ms - p->replay_ms) * saved > 0)
 		p->accounted = (p->replay0_ms - p->replay_ms) / saved;
 	return 0;
 }

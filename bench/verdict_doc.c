@@ -7,6 +7,7 @@
  */
 #include "bench/verdict_doc.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,9 +93,11 @@ static void why_pick(struct doc *d, const struct verdict *v, const struct verdic
 				g = &q->rep.groups[k];
 		if (!g)
 			continue;
-		fprintf(f, "%s %s was fastest at %s (%s heap phase) and took %s at %s (%.2fx)", i ? ";" : "",
-			q->name, value_of(&q->rep, fa), report_fmt_ms(a, sizeof(a), fa->median_ms),
-			report_fmt_ms(b, sizeof(b), g->median_ms), pk->value, g->vs_fastest);
+		fprintf(f, "%s %s was fastest at %s (%s heap phase)", i ? ";" : "",
+			q->name, value_of(&q->rep, fa), report_fmt_ms(a, sizeof(a), fa->median_ms));
+		if (g != fa)
+			fprintf(f, " and took %s at %s (%.2fx%s)", report_fmt_ms(b, sizeof(b), g->median_ms),
+				pk->value, g->vs_fastest, g->indistinguishable ? ", indistinguishable from it" : "");
 	}
 	fprintf(f, ".");
 	/* what each query's own best would cost the others */
@@ -144,7 +147,7 @@ static void apply_lines(struct doc *d, const struct verdict *v, const char *valu
 		 "ALTER SYSTEM SET effective_io_concurrency = %s;\n"
 		 "SELECT pg_reload_conf();", ts && *ts ? ts : "pg_default", value, value);
 	doc_code(d, code);
-	if (version >= 130000 && version < 180000 && pre13_equivalent(n) >= 0)
+	if (version >= 130000 && version < 180000 && n > 0 && pre13_equivalent(n) >= 0)
 		doc_para(d, "On PostgreSQL 13 to 17 the value is the prefetch distance in pages. On 12 and older, which counted \"spindles\", the smallest value reaching a distance of %ld pages is %s = %ld (%ld pages).",
 			 n, eic_name, pre13_equivalent(n), report_convert_pre13((int)pre13_equivalent(n)));
 }
@@ -349,7 +352,7 @@ static void device_section(struct doc *d, const struct verdict *v)
 		num(c[2], 32, "%.1f", report_num_at(p, "mib_s"));
 		num(c[3], 32, "%.1f", report_num_at(p, "lat_ns.p50") / 1e3);
 		num(c[4], 32, "%.1f", report_num_at(p, "lat_ns.p99") / 1e3);
-		num(c[5], 32, "%.1f", report_num_at(p, "lat_ns.p99.9") / 1e3);
+		num(c[5], 32, "%.1f", json_number_value(json_object_get(json_object_get(p, "lat_ns"), "p99.9")) / 1e3);
 		snprintf(c[6], 32, "%s", json_is_object(st) ? json_is_true(json_object_get(st, "reached")) ? "yes" : "no" : "-");
 		for (int k = 0; k < 7; k++)
 			cells[k] = c[k];
@@ -387,8 +390,8 @@ static void cache_section(struct doc *d, const struct verdict *v)
 		 json_number_value(json_array_get(json_object_get(v->cachecheck, "ci95"), 0)),
 		 json_number_value(json_array_get(json_object_get(v->cachecheck, "ci95"), 1)),
 		 report_num_at(v->cachecheck, "threshold"));
-	if ((s = report_str_at(v->cachecheck, "sentence", NULL)) != NULL)
-		doc_text(d, s);
+	if ((s = report_str_at(v->cachecheck, "sentence", NULL)) != NULL && *s)
+		doc_para(d, "%c%s.", toupper((unsigned char)s[0]), s + 1);
 }
 
 void verdict_document(const struct verdict *v, struct doc *d)

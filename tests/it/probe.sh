@@ -124,6 +124,14 @@ ok "relation form, cold (evicting the segments) with --direct and --count" \
 same "--count wraps the replay; the point was made cold" "$(jq -r '"\(.ios) \(.cold)"' "$T/rd/points.jsonl")" "1000 evict"
 
 printf -- '-- the first 1000 rows\nselect *\n  from TEST\n where major < 1000;\n' >"$T/q_ok.sql"
+ok "relation form: the relation's own blocks at random, O_DIRECT, steady" \
+	"$EB" probe --datadir "$D" --relation test --pattern random --seed 3 --engine io_uring --depth 1,4 --direct --duration 3s --out "$T/rr"
+same "random over every heap block of the relation" "$(jq -s 'all(.pattern == "relation:test:random" and .direct and .ios > 0)' "$T/rr/points.jsonl")" true
+same "no query with a pattern" "$(jq -r '.relation | (.name + "," + (.query | type))' "$T/rr/meta.json")" "test,null"
+fails 2 "not both" "--pattern with --query is refused" "$EB" probe --datadir "$D" --relation test --query sparse --pattern random --count 10
+fails 2 "not both" "--pattern replay: with --relation is refused" "$EB" probe --datadir "$D" --relation test --pattern replay:/dev/null --count 10
+fails 2 "belongs to --pattern random" "--seed without --pattern random" "$EB" probe --datadir "$D" --relation test --seed 3 --count 10
+
 ok "relation form: a query file" \
 	"$EB" probe --datadir "$D" --relation test --query "$T/q_ok.sql" --engine psync --no-cold --out "$T/rq"
 same "the file query's blocks (226 rows a page)" "$(jqf .relation.blocks "$T/rq/meta.json")" 5
@@ -172,8 +180,8 @@ fails 2 "no heap blocks to replay" "a query with no rows is refused" \
 fails 2 "not a preset (blog, sparse)" "an unknown query is refused" "$EB" probe --datadir "$D" --relation test --query dense
 fails 2 "excludes --relation" "--file with --datadir is refused" "$EB" probe --file "$F" --datadir "$D" --relation test
 fails 2 "--relation is required" "--datadir without --relation is refused" "$EB" probe --datadir "$D" --query sparse
-fails 2 "--pattern belongs to the file form" "--pattern in the relation form is refused" \
-	"$EB" probe --datadir "$D" --relation test --pattern seq
+fails 2 "give random, seq or replay:FILE" "an unknown pattern in the relation form is refused" \
+	"$EB" probe --datadir "$D" --relation test --pattern zigzag
 fails 2 "is not the server's block_size 8192" "another --bs in the relation form is refused" \
 	"$EB" probe --datadir "$D" --relation test --query sparse --bs 4k --no-cold
 fails 2 "is not a PostgreSQL cluster" "a missing cluster is refused" "$EB" probe --datadir "$T/none" --relation test
