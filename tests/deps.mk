@@ -10,3 +10,4 @@ test_sweep_DEPS = bench/opts.o
 test_compare_DEPS = bench/report.o bench/report_explain.o bench/report_render.o bench/report_plot.o bench/plot.o bench/record.o bench/stats.o
 test_serverinfo_DEPS = bench/pgutil.o bench/sqltext.o bench/sql_embed.o
 test_pgstats_DEPS = tests/pgresult.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
+test_pgprocs_DEPS = tests/pgresult.o bench/pgstats.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
