@@ -11,3 +11,4 @@ test_compare_DEPS = bench/report.o bench/report_explain.o bench/report_render.o 
 test_serverinfo_DEPS = bench/pgutil.o bench/sqltext.o bench/sql_embed.o
 test_pgstats_DEPS = tests/pgresult.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
 test_pgprocs_DEPS = tests/pgresult.o bench/pgstats.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
+test_pgaios_DEPS = tests/pgresult.o bench/pgstats.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/server.o bench/opts.o bench/pgbin.o
