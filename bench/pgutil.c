@@ -4,6 +4,8 @@
 #include "bench/pgutil.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,4 +83,46 @@ int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen)
 	/* CREATE DATABASE takes no parameters; NAME is the suite's own constant. */
 	snprintf(sql, sizeof(sql), sql_text("server/create_db.sql"), name);
 	return pgutil_exec(c, sql, 0, NULL, err, errlen);
+}
+
+int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			     PGresult **out, char *err, size_t errlen)
+{
+	bool cancelled = false;
+
+	if (!PQsendQuery(c, sql)) {
+		snprintf(err, errlen, "cannot send the query: %s", PQerrorMessage(c));
+		return -EIO;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = PQsocket(c), .events = POLLIN };
+
+		poll(&p, 1, 100);
+		if (!PQconsumeInput(c) || !PQisBusy(c))
+			break;
+		if (stop && *stop && !cancelled) {
+			PGcancel *cn = PQgetCancel(c);
+			char m[128];
+
+			PQcancel(cn, m, sizeof(m));
+			PQfreeCancel(cn);
+			cancelled = true;
+		}
+	}
+	*out = PQgetResult(c);
+	for (PGresult *r; (r = PQgetResult(c)) != NULL;)
+		PQclear(r);
+	if (cancelled || (stop && *stop)) {
+		PQclear(*out);
+		*out = NULL;
+		snprintf(err, errlen, "interrupted");
+		return -EINTR;
+	}
+	if (PQresultStatus(*out) != PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "the query failed: %s", PQresultErrorMessage(*out));
+		PQclear(*out);
+		*out = NULL;
+		return -EIO;
+	}
+	return 0;
 }

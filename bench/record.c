@@ -57,23 +57,6 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/* fsync the directory that holds PATH. */
-static int fsync_parent(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		return fsync_dir(".");
-	if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	return fsync_dir(dir);
-}
-
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
@@ -89,38 +72,46 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int write_synced(const char *tmp, const void *data, size_t len)
-{
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	int rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = write_all(fd, data, len);
-	if (rc == 0 && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
+/*
+ * Written relative to the folder's descriptor: the temporary file is made
+ * with O_EXCL | O_NOFOLLOW (a link planted under its name is refused, never
+ * followed) and renamed over the name, so a folder another user owns (the
+ * cluster's, as root) cannot redirect the write.
+ */
 int record_write_file_atomic(const char *path, const void *data, size_t len,
 			     char *err, size_t errlen)
 {
-	char tmp[PATH_MAX];
-	int rc;
+	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	int dfd, fd, rc = 0;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp))
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)(slash - path) >= sizeof(dir) || strlen(base) + 24 > NAME_MAX)
 		return fail(-ENAMETOOLONG, err, errlen, "cannot write", path);
-	rc = write_synced(tmp, data, len);
-	if (rc == 0 && rename(tmp, path) < 0)
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp.%ld", base, (long)getpid());
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(-errno, err, errlen, "cannot write", path);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		rc = -errno;
-	if (rc < 0) {
-		unlink(tmp);
-		return fail(rc, err, errlen, "cannot write", path);
-	}
-	rc = fsync_parent(path);
-	return rc < 0 ? fail(rc, err, errlen, "cannot sync the folder of", path) : 0;
+	if (rc == 0)
+		rc = write_all(fd, data, len);
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	if (fd >= 0 && close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		rc = -errno;
+	if (rc < 0 && fd >= 0)
+		unlinkat(dfd, tmp, 0);
+	if (rc == 0 && fsync(dfd) < 0)
+		rc = -errno;
+	close(dfd);
+	return rc < 0 ? fail(rc, err, errlen, "cannot write", path) : 0;
 }
 
 /* ---- result folders ---- */

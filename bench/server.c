@@ -1183,10 +1183,45 @@ static void external_datadir(const struct server *s, char *out, size_t len)
 	PQfinish(c);
 }
 
+/* Run the --dsn server's restart command. */
+static int restart_external(struct server *s, char *err, size_t errlen)
+{
+	char cmd[1024], *argv[64], out[2048], prog[PATH_MAX];
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "%s", s->restart_cmd);
+	server_split_argv(cmd, argv, 64);
+	if (find_program(argv[0], prog, sizeof(prog)) == 0)
+		argv[0] = prog;
+	ret = run_prog(s, 0, argv, out, sizeof(out), s->timeout_s);
+	if (ret != 0) {
+		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
+			 ret < 0 ? "error " : "exit status ", ret, out);
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+int server_restart(struct server *s, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!s->external) {
+		ret = server_stop(s, err, errlen);
+		return ret < 0 ? ret : server_start(s, err, errlen);
+	}
+	if (!s->restart_cmd[0]) {
+		snprintf(err, errlen, "the server given with --dsn needs a restart, and eicbench restarts a server it did not start only with --restart-cmd");
+		return -EINVAL;
+	}
+	ret = restart_external(s, err, errlen);
+	return ret < 0 ? ret : server_wait_ready(s, 0, err, errlen);
+}
+
 static int cold_external(struct server *s, struct cold_times *t, char *err,
 			 size_t errlen)
 {
-	char cmd[1024], *argv[64], out[2048], datadir[PATH_MAX], prog[PATH_MAX];
+	char datadir[PATH_MAX];
 	double t0 = clock_now_ms(), t1, t2, t3;
 	int ret;
 
@@ -1199,17 +1234,10 @@ static int cold_external(struct server *s, struct cold_times *t, char *err,
 		snprintf(err, errlen, "cannot make the --dsn server cold: not root (so no drop_caches) and its data_directory is not known to this role (so no eviction)");
 		return -EINVAL;
 	}
-	snprintf(cmd, sizeof(cmd), "%s", s->restart_cmd);
-	server_split_argv(cmd, argv, 64);
-	if (find_program(argv[0], prog, sizeof(prog)) == 0)
-		argv[0] = prog;
-	ret = run_prog(s, 0, argv, out, sizeof(out), s->timeout_s);
+	ret = restart_external(s, err, errlen);
 	t1 = clock_now_ms();
-	if (ret != 0) {
-		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
-			 ret < 0 ? "error " : "exit status ", ret, out);
-		return ret < 0 ? ret : -EIO;
-	}
+	if (ret != 0)
+		return ret;
 	ret = server_sync_dir(datadir[0] ? datadir : "/");
 	t2 = clock_now_ms();
 	if (ret == 0)

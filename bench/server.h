@@ -112,6 +112,10 @@ int server_start_with(struct server *s, const char *const *settings,
 		      char *err, size_t errlen);
 int server_stop(struct server *s, char *err, size_t errlen);
 
+/* Stop and start the managed server, or run a --dsn server's --restart-cmd
+ * (refused without one); wait until it is ready. */
+int server_restart(struct server *s, char *err, size_t errlen);
+
 /* Running postmaster's pid, 0 when stopped. */
 pid_t server_running_pid(const struct server *s);
 

@@ -136,7 +136,7 @@ static long pre13_equivalent(long distance)
 static void apply_lines(struct doc *d, const struct verdict *v, const char *value)
 {
 	const struct report *r = &v->q[0].rep;
-	const char *ts = report_str_at(r->meta, "tablespace", "name");
+	const char *ts = report_str_at(json_object_get(r->meta, "plan"), "tablespace", "name");
 	long n = strtol(value, NULL, 10), version = r->version_num;
 	char code[1024];
 

@@ -48,7 +48,7 @@ same "samples of the device and the backend kept" "$(jq -r '(.samples.t_ms | len
 same "every record says whether its samples were split by phase" "$(jq -r '.phases.split | type' "$R" | sort -u)" boolean
 same "the plan matched its reference in every trial" "$(jq -r '.plan_check.ok' "$R" | sort -u)" true
 same "meta: file system, max_sectors_kb, md/dm members" "$(jq -r '(.device.fstype | type) + "," + (.device.max_sectors_kb | type) + "," + (.device.members | type)' "$M")" "string,number,array"
-same "meta: the tablespace and its own value" "$(jq -r '[.tablespace.relation, .tablespace.name, (.tablespace.effective_io_concurrency | type)] | @tsv' "$M")" "$(printf 'test\tpg_default\tnull')"
+same "meta: the tablespace and its own value" "$(jq -r '[.plan.tablespace.relation, .plan.tablespace.name, (.plan.tablespace.effective_io_concurrency | type)] | @tsv' "$M")" "$(printf 'test\tpg_default\tnull')"
 same "the report leads with the heap phase" "$(grep -c 'heap phase' "$T/s1/report.md" | awk '$1 > 0 { print "yes" }')" yes
 
 ok "the same order seed gives the same plan" "$EB" sweep --datadir "$D" --eic 0,1,16 --runs 2 --order-seed 42 --warm --out "$T/s2"
@@ -115,7 +115,7 @@ q 'ALTER TABLESPACE pg_default SET (effective_io_concurrency = 7)' >/dev/null
 fails 2 "ALTER TABLESPACE pg_default RESET (effective_io_concurrency)" "a tablespace with its own value is refused" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --out "$T/s5"
 same "nothing made for the refused sweep" "$(ls -d "$T/s5" 2>/dev/null)" ""
 ok "--allow-override sweeps anyway" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --allow-override --out "$T/s6"
-same "and records the override" "$(jq -r '.tablespace.effective_io_concurrency' "$T/s6/meta.json")" 7
+same "and records the override" "$(jq -r '.plan.tablespace.effective_io_concurrency' "$T/s6/meta.json")" 7
 q 'ALTER TABLESPACE pg_default RESET (effective_io_concurrency)' >/dev/null
 
 # More rounds until separated: every value gets the runs a 95% interval needs.
