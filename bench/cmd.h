@@ -23,6 +23,11 @@ int cmd_sweep(int argc, char **argv);
 /* Map a module's return code to an exit status (-EINVAL is bad input). */
 int cmd_exit_code(int ret);
 
+struct server;
+/* Restore a settings journal a killed command left for S (running), saying
+ * so on stderr. 0, or -EIO when it could not be (said, with what is left). */
+int cmd_recover(const char *cmd, struct server *s);
+
 /* Print "eicbench CMD: MSG" on stderr, and return cmd_exit_code(ret). */
 int cmd_fail(const char *cmd, int ret, const char *msg);
 

@@ -139,6 +139,8 @@ int cmd_load(int argc, char **argv)
 		ret = prepare(&s, err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
+	if (cmd_recover("load", &s) < 0)
+		return EXIT_RUN_FAILED;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	progress_init(&bar, stderr);

@@ -159,6 +159,8 @@ int probe_cmd_cache_dataset(const struct probe_opts *o, struct probe_plan *p,
 		rc = server_start(&srv, err, sizeof(err));
 	if (rc < 0)
 		return cmd_fail(PROBE_CMD, rc, err);
+	if (cmd_recover(PROBE_CMD, &srv) < 0)
+		return EXIT_RUN_FAILED;
 	p->pattern = "cache-check";
 	meta = json_pack("{s:{s:s, s:s}}", "dataset", "table", CACHECHECK_DATA_TABLE,
 			 "files", "the table and its indexes, every segment");

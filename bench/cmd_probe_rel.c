@@ -56,6 +56,8 @@ static int rel_ask(const struct probe_opts *o, bool whole, struct rel_run *r,
 		rc = server_resolve(&o->srv, &r->srv, err, len);
 	if (rc == 0 && !r->srv.external)
 		rc = server_start(&r->srv, err, len);
+	if (rc == 0 && cmd_recover(PROBE_CMD, &r->srv) < 0)
+		rc = -EIO, snprintf(err, len, "a settings journal could not be restored");
 	if (rc < 0)
 		return rc;
 	if (!(c = server_connect(&r->srv, NULL, err, len)))

@@ -226,11 +226,17 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 	}
 	if (!strcmp(verb, "init"))
 		ret = do_init(s, o, err, sizeof(err));
-	else if (!strcmp(verb, "start"))
+	else if (!strcmp(verb, "start")) {
 		ret = do_start(s, err, sizeof(err));
-	else if (!strcmp(verb, "stop"))
+		if (ret == 0 && cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
+	} else if (!strcmp(verb, "stop")) {
+		if (cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
 		ret = do_stop(s, err, sizeof(err));
-	else if (!strcmp(verb, "restart")) {
+	} else if (!strcmp(verb, "restart")) {
+		if (cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
 		ret = do_stop(s, err, sizeof(err));
 		if (ret == 0)
 			ret = do_start(s, err, sizeof(err));
@@ -240,6 +246,8 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 		print_status(s, o->json);
 		return 0;
 	} else {
+		if (cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
 		ret = server_cold(s, &t, err, sizeof(err));
 		if (ret == 0)
 			print_cold(&t, o->json);

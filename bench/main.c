@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/cmd.h"
+#include "bench/settings.h"
 
 #ifndef EICBENCH_VERSION
 #define EICBENCH_VERSION "unknown"
@@ -41,6 +42,22 @@ int cmd_fail(const char *cmd, int ret, const char *msg)
 {
 	fprintf(stderr, "eicbench %s: %s\n", cmd, msg);
 	return cmd_exit_code(ret);
+}
+
+int cmd_recover(const char *cmd, struct server *s)
+{
+	char err[2048];
+	int said = 0;
+
+	if (!s->external && server_running_pid(s) <= 0)
+		return 0;	/* a journal is restored when the server is next started */
+	if (settings_recover(s, &said, err, sizeof(err)) < 0) {
+		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+		return -EIO;
+	}
+	if (said)
+		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	return 0;
 }
 
 static void usage(FILE *out)

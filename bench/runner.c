@@ -364,7 +364,7 @@ static uint64_t random_seed(void)
 
 static int prepare_server(struct runner *r, char *err, size_t errlen)
 {
-	int said = 0, ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
+	int ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
 
 	if (ret == 0 && r->srv.external && !r->srv.restart_cmd[0] && !r->cfg.warm) {
 		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
@@ -382,10 +382,10 @@ static int prepare_server(struct runner *r, char *err, size_t errlen)
 		}
 		PQfinish(c);
 	}
-	if (ret == 0)
-		ret = settings_recover(&r->srv, &said, err, errlen);
-	if (ret == 0 && said)
-		fprintf(stderr, "eicbench %s: %s\n", r->cfg.command, err);
+	if (ret == 0 && cmd_recover(r->cfg.command, &r->srv) < 0) {
+		snprintf(err, errlen, "a settings journal could not be restored (said above)");
+		ret = -EIO;
+	}
 	if (ret == 0)
 		ret = settings_journal_init(&r->journal, &r->srv, r->cfg.command, err, errlen);
 	return ret;

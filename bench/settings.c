@@ -368,6 +368,7 @@ int settings_restore(struct settings_journal *j, struct server *s, char *err, si
 	}
 	if (unlink(j->path) < 0 && errno != ENOENT)
 		return -errno;
+	j->n = 0;	/* the originals are in force: a later change is journaled anew */
 	return 0;
 }
 
@@ -398,7 +399,7 @@ int settings_recover(struct server *s, int *said, char *err, size_t errlen)
 	if (ret == 0) {
 		*said = 1;
 		snprintf(err, errlen, "a command that did not finish (%s) left settings changed; put back: %s",
-			 j.owner, j.n ? names : "none");
+			 j.owner, names[0] ? names : "none");
 	}
 	return ret;
 }

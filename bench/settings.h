@@ -86,7 +86,7 @@ int settings_reload(PGconn *c, char *err, size_t errlen);
  * of them, past any that fails), reload, restart when a restart setting was
  * changed (a managed server that will not start is started with the
  * originals as -c options first), then check each against current_setting().
- * All back: the journal file is removed, 0. Otherwise -EIO, ERR listing the
+ * All back: the journal file is removed and J emptied, 0. Otherwise -EIO, ERR listing the
  * settings still changed and naming the journal that is kept.
  */
 int settings_restore(struct settings_journal *j, struct server *s, char *err, size_t errlen);

@@ -1,7 +1,7 @@
 # Extra objects a unit test links with, beyond bench/NAME.o and io/libeicio.a.
 test_blocks_DEPS = tests/fixture.o
 test_engines_DEPS = tests/fixture.o
-test_dataset_DEPS = bench/server.o bench/pgbin.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/gen.o
+test_dataset_DEPS = bench/settings.o bench/record.o bench/server.o bench/pgbin.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/gen.o
 test_server_DEPS = bench/opts.o bench/pgbin.o
 test_sqltext_DEPS = bench/sql_embed.o
 test_relblocks_DEPS = bench/query.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
@@ -25,3 +25,4 @@ tests/pgstats-watch: $(PGSTATS_WATCH_OBJS) $(LIBIO)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(PGSTATS_WATCH_OBJS) $(LIBIO) $(LDLIBS)
 unit: tests/pgstats-watch
 -include tests/pgstats_watch.d
+test_settings_DEPS = bench/record.o bench/server.o bench/pgbin.o bench/opts.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o

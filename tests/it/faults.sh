@@ -1,0 +1,66 @@
+# Faults injected into real runs on a throwaway cluster: after each, no
+# finished record lost or repeated, the server's settings as they were, the
+# data set whole, and the next command succeeding. The last line counts the
+# faults injected and survived.
+. tests/it/lib.sh
+D=$T/pg
+P=54398
+cluster pg $P
+q() { sql "$D" $P "$1"; }
+injected=0
+survived=0
+
+# fault NAME ... held: one fault injected; survived when every check
+# between the two passed
+fault() {
+	injected=$((injected + 1))
+	failed_before=$nfail
+	echo "# fault $injected: $1"
+}
+held() {
+	[ "$nfail" -eq "$failed_before" ] && survived=$((survived + 1))
+}
+
+# wait_for FILE LINES: until FILE has LINES lines (60 s at most)
+wait_for() {
+	i=0
+	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+
+ok "load 300000 rows" "$EB" load --datadir "$D" --rows 300000
+sb=$(q 'show shared_buffers')
+fs=$(q 'show fsync')
+
+# 1. SIGKILL of a sweep between trials of a restart setting: the journal
+#    keeps the originals; the next command puts them back.
+fault "sweep killed, restart setting in force"
+"$EB" sweep --datadir "$D" --eic 1 --set shared_buffers=128MB,144MB --runs 3 --order-seed 5 --out "$T/s1" >/dev/null 2>&1 &
+sp=$!
+wait_for "$T/s1/trials.jsonl" 1
+kill -KILL $sp; wait $sp 2>/dev/null
+ok "the journal was left next to the cluster" test -f "$D/eicbench-settings.journal"
+k=$(wc -l <"$T/s1/trials.jsonl")
+fails 0 "left settings changed; put back: shared_buffers" "the next sweep restores them first" \
+	"$EB" sweep --resume "$T/s1"
+same "shared_buffers as before" "$(q 'show shared_buffers')" "$sb"
+same "postgresql.auto.conf clean" "$(grep -c shared_buffers "$D/postgresql.auto.conf")" 0
+same "the journal is gone" "$(ls "$D/eicbench-settings.journal" 2>/dev/null)" ""
+same "every planned trial once" "$(jq -r .trial_key "$T/s1/trials.jsonl" | sort | uniq -d | wc -l),$(wc -l <"$T/s1/trials.jsonl")" "0,6"
+held
+
+# 2. SIGKILL of a load with durability relaxed: fsync and the rest come back.
+fault "load killed, durability relaxed"
+"$EB" load --datadir "$D" --rows 3000000 --force >/dev/null 2>"$T/l2.err" &
+lp=$!
+i=0
+while ! grep -q "copy" "$T/l2.err" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+kill -KILL $lp; wait $lp 2>/dev/null
+ok "the journal was left" test -f "$D/eicbench-settings.journal"
+fails 0 "put back: wal_level, max_wal_senders, fsync" "the next command restores the settings" \
+	"$EB" load --datadir "$D" --rows 300000
+same "fsync as before" "$(q 'show fsync')" "$fs"
+same "no relaxed setting left in postgresql.auto.conf" "$(grep -cE 'fsync|full_page_writes|autovacuum|wal_level' "$D/postgresql.auto.conf")" 0
+same "the data set whole" "$(q 'select count(*) from test')" 300001
+held
+
+echo "# faults injected: $injected, survived: $survived"
