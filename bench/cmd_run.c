@@ -205,6 +205,8 @@ static void plan_sweeps(struct run *r, const char *eic)
 		server_args(r, s);
 		arg(s, "--query"), arg(s, r->queries[q]);
 		arg(s, "--eic"), arg(s, eic);
+		if (!r->o.no_probe)
+			arg(s, "--no-cache-check");	/* the run's own step did it */
 		arg(s, "--runs"), arg(s, r->runs);
 		if (!r->o.quick) {
 			arg(s, "--until-separated");

@@ -27,7 +27,7 @@ struct sweep_opts {
 	const char *resume;
 	long long order_seed;
 	bool warm, jit, no_force;
-	bool until_separated, allow_override;
+	bool until_separated, allow_override, no_cache_check;
 	long long max_runs;
 	double budget_s;
 	long long sample_ms;
@@ -63,6 +63,8 @@ static const struct opt_desc sweep_table[] = {
 	  "with --until-separated: start no new round after this much time (e.g. 30m, 2h)" },
 	{ "allow-override", OPT_FLAG, offsetof(struct sweep_opts, allow_override), 0, 0, NULL, NULL,
 	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
+	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
+	  "skip the check for caches below this machine before the first trial" },
 	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "50",
 	  "how often the device and the backend are sampled during the query" },
 	{ 0 }
@@ -142,7 +144,8 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 	};
 	r->stop = &stop_flag;
 	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,
-		.allow_override = o->allow_override, .sample_ms = (int)o->sample_ms };
+		.allow_override = o->allow_override, .sample_ms = (int)o->sample_ms,
+		.no_cache_check = o->no_cache_check };
 	if (ret == 0 && (!o->resume || r->cfg.plan_given))
 		ret = build_grid(o, &r->cfg.grid, err, errlen);
 	if (ret == 0 && (!o->resume || o->query))
@@ -180,5 +183,6 @@ int cmd_sweep(int argc, char **argv)
 	ret = runner_main(&r, argc + 2, argv - 2, finish);	/* see cmd.h */
 	query_free(&b.q);
 	json_decref(b.refs);
+	json_decref(b.cache_check);
 	return ret;
 }

@@ -8,6 +8,7 @@
  * sizes, read volume), read_ahead_kb, and what the value means on the
  * server's version. Reads the summarized groups only.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -608,6 +609,25 @@ static void para_semantics(FILE *f, const struct report *r, size_t s, const size
 	explain_semantics(f, r);
 }
 
+/* What the check for caches below this machine found before the first trial. */
+static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+{
+	const json_t *cc = json_object_get(json_object_get(r->meta, "plan"), "cache_check");
+	const char *line = json_string_value(json_object_get(cc, "sentence"));
+
+	(void)s, (void)idx, (void)n;
+	if (!cc)
+		return;
+	if (!json_is_true(json_object_get(cc, "ran"))) {
+		fprintf(f, "The check for caches below this machine did not run: %s.",
+			json_string_value(json_object_get(cc, "skipped")) ?: "no reason recorded");
+		return;
+	}
+	if (line && *line)
+		fprintf(f, "Before the first trial, the check for caches below this machine read %.0f blocks with O_DIRECT, then again, then fresh ones: %c%s.",
+			report_num_at(cc, "sample"), toupper((unsigned char)line[0]), line + 1);
+}
+
 static void para_note(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
 	(void)s, (void)idx, (void)n;
@@ -627,6 +647,8 @@ json_t *report_explain(const struct report *r)
 		if (ret == 0)
 			ret = add_para(out, para_bound, r, s, idx, n);
 	}
+	if (ret == 0)
+		ret = add_para(out, para_cache, r, 0, idx, 0);
 	if (ret == 0)
 		ret = add_para(out, para_semantics, r, 0, idx, 0);
 	if (ret == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench/bitmap_figures.h"
+#include "bench/cachecheck_data.h"
 #include "bench/explain.h"
 #include "bench/pgutil.h"
 #include "bench/report.h"
@@ -123,6 +124,21 @@ static int check_tablespace(const struct runner *r, const struct bitmap_cfg *b,
 	return -EINVAL;
 }
 
+/* Caches below this machine would make cold trials warm for the device:
+ * look before the first trial, say what was found, and keep it. */
+static void cache_check(const struct runner *r, struct bitmap_cfg *b)
+{
+	const char *line;
+
+	fprintf(stderr, "eicbench %s: checking for caches below this machine (a few seconds)\n", r->cfg.command);
+	b->cache_check = cachecheck_data_sweep(&r->srv, r->plan.order_seed);
+	line = json_string_value(json_object_get(b->cache_check, "sentence"));
+	if (!line)
+		line = json_string_value(json_object_get(b->cache_check, "skipped"));
+	if (line)
+		fprintf(stderr, "eicbench %s: cache check: %s\n", r->cfg.command, line);
+}
+
 static int check(struct runner *r, char *err, size_t errlen)
 {
 	struct bitmap_cfg *b = cfg_of(r);
@@ -150,6 +166,8 @@ static int check(struct runner *r, char *err, size_t errlen)
 		ret = check_tablespace(r, b, err, errlen);
 	}
 	PQfinish(c);
+	if (ret == 0 && !r->resumed && !r->cfg.warm && !b->no_cache_check)
+		cache_check(r, b);
 	if (!b->sample_ms)
 		b->sample_ms = DEFAULT_SAMPLE_MS;
 	if (!b->refs)
@@ -179,13 +197,13 @@ static json_t *plan_json(const struct runner *r)
 {
 	const struct bitmap_cfg *b = cfg_of(r);
 
-	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:s, s:o, s:{s:s, s:s, s:o, s:b}}",
+	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:s, s:o, s:{s:s, s:s, s:o, s:b}, s:O?}",
 			 "query", b->q.name, "query_text", b->q.text, "jit", b->jit,
 			 "forced_bitmap", b->force_bitmap, "sample_ms", b->sample_ms,
 			 "relation", b->relation, "session", session_json(r),
 			 "tablespace", "relation", b->relation, "name", b->tablespace,
 			 "effective_io_concurrency", b->tablespace_eic[0] ? json_string(b->tablespace_eic) : json_null(),
-			 "override_allowed", b->allow_override);
+			 "override_allowed", b->allow_override, "cache_check", b->cache_check);
 }
 
 /* On --resume: the query and the session as recorded. */

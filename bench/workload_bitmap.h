@@ -20,13 +20,14 @@
 struct bitmap_cfg {
 	const char *query_spec;        /* --query as given, or NULL */
 	struct query q;                /* its name and text */
-	bool jit, force_bitmap, allow_override;
+	bool jit, force_bitmap, allow_override, no_cache_check;
 	int  sample_ms;                /* 0: 50 */
 	/* found by the check */
 	char relation[128];            /* the Bitmap Heap Scan's relation */
 	char tablespace[128];
 	char tablespace_eic[32];       /* the tablespace's own value, or "" */
 	json_t *refs;                  /* the first trial's plan per settings */
+	json_t *cache_check;           /* the check for caches below, before the first trial */
 };
 
 /* A trial's plan against the first one of its settings (bitmap_figures.c):

@@ -49,6 +49,8 @@ same "every record says whether its samples were split by phase" "$(jq -r '.phas
 same "the plan matched its reference in every trial" "$(jq -r '.plan_check.ok' "$R" | sort -u)" true
 same "meta: file system, max_sectors_kb, md/dm members" "$(jq -r '(.device.fstype | type) + "," + (.device.max_sectors_kb | type) + "," + (.device.members | type)' "$M")" "string,number,array"
 same "meta: the tablespace and its own value" "$(jq -r '[.plan.tablespace.relation, .plan.tablespace.name, (.plan.tablespace.effective_io_concurrency | type)] | @tsv' "$M")" "$(printf 'test\tpg_default\tnull')"
+same "the cache check ran before the first trial and is recorded" "$(jq -r '.plan.cache_check | (.ran and (.ratio > 0) and (.passes.fresh.reads > 0))' "$M")" true
+ok "and the report says what it found" grep -q "check for caches below this machine read" "$T/s1/report.md"
 same "the report leads with the heap phase" "$(grep -c 'heap phase' "$T/s1/report.md" | awk '$1 > 0 { print "yes" }')" yes
 
 ok "the same order seed gives the same plan" "$EB" sweep --datadir "$D" --eic 0,1,16 --runs 2 --order-seed 42 --warm --out "$T/s2"
