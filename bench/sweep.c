@@ -53,18 +53,33 @@ static int add_values(struct sweep_setting *st, const char *list, char *err,
 	}
 }
 
+/* Whole numbers 0..1000 written the one way (no sign, no leading zero), so
+ * that 1, 01 and +1 cannot run one value three times. */
 static int check_eic(const struct sweep_setting *st, char *err, size_t errlen)
 {
+	char canon[32];
 	long long v;
 
-	for (int i = 0; i < st->nvalues; i++)
+	for (int i = 0; i < st->nvalues; i++) {
 		if (opts_parse_ll(st->values[i], 0, 1000, &v) < 0) {
 			snprintf(err, errlen, "effective_io_concurrency: '%s' is not allowed; give whole numbers from 0 to 1000",
 				 st->values[i]);
 			return -EINVAL;
 		}
+		snprintf(canon, sizeof(canon), "%lld", v);
+		if (strcmp(canon, st->values[i])) {
+			snprintf(err, errlen, "effective_io_concurrency: '%s' is not written plainly; give %s",
+				 st->values[i], canon);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
+
+/* Settings that would let a trial write, or change what a trial reads. */
+static const char *const refused_settings[] = {
+	"default_transaction_read_only", "transaction_read_only", "session_replication_role", NULL,
+};
 
 int sweep_grid_find(const struct sweep_grid *g, const char *name)
 {
@@ -91,6 +106,12 @@ int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t err
 	st = &g->s[g->nsettings];
 	memset(st, 0, sizeof(*st));
 	memcpy(st->name, spec, len);
+	for (int i = 0; refused_settings[i]; i++)
+		if (!strcmp(st->name, refused_settings[i])) {
+			snprintf(err, errlen, "--set %s: trials run read-only, and this setting would change that; it cannot be varied",
+				 st->name);
+			return -EINVAL;
+		}
 	if (sweep_grid_find(g, st->name) >= 0) {
 		snprintf(err, errlen, "--set '%s': %s is already being varied", spec, st->name);
 		return -EINVAL;
@@ -216,17 +237,22 @@ static int setting_from_json(struct sweep_grid *g, const char *name,
 	size_t i;
 	json_t *v;
 
-	if (!json_is_array(vals) || json_array_size(vals) == 0)
+	/* a crafted meta.json may hold anything: every length is checked */
+	if (strlen(name) >= SWEEP_NAME_MAX || !json_is_array(vals) || json_array_size(vals) == 0 ||
+	    json_array_size(vals) > SWEEP_MAX_VALUES)
 		goto bad;
 	json_array_foreach(vals, i, v) {
-		if (!json_is_string(v))
+		if (!json_is_string(v) || strlen(json_string_value(v)) >= SWEEP_VALUE_MAX)
 			goto bad;
 		used += (size_t)snprintf(spec + used, sizeof(spec) - used, "%s%s",
 					 i ? "," : "", json_string_value(v));
+		if (used >= sizeof(spec))
+			goto bad;
 	}
 	return sweep_grid_add(g, spec, err, errlen);
 bad:
-	snprintf(err, errlen, "the plan's values of %s are not a list of strings", name);
+	snprintf(err, errlen, "the plan's values of %.64s are not a list of at most %d strings of at most %d characters",
+		 name, SWEEP_MAX_VALUES, SWEEP_VALUE_MAX - 1);
 	return -EINVAL;
 }
 

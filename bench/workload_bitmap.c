@@ -106,6 +106,11 @@ static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
 	PQclear(res);
 	if (ret < 0)
 		return ret;
+	if (strstr(f.node_types, "ModifyTable")) {
+		snprintf(err, errlen, "the query writes (its plan has a ModifyTable node: a data-modifying WITH?); trials run EXPLAIN ANALYZE, which would execute it: give a query that only reads");
+		explain_free(&f);
+		return -EINVAL;
+	}
 	ret = need_bitmap(b, &f, err, errlen);
 	if (ret == 0)
 		snprintf(b->relation, sizeof(b->relation), "%s", f.bitmap.relation);
@@ -282,12 +287,19 @@ static int measure(struct runner *r, int combo, struct bitmap_measure *m, char *
 		if (ret < 0)
 			snprintf(err, errlen, "cannot sample /proc during the query: %s", strerror(-ret));
 	}
+	if (ret == 0)
+		ret = pgutil_exec_file(c, "sweep/begin_read_only.sql", err, errlen);
 	if (ret == 0) {
 		m->sent_ns = clock_now_ns();
 		ret = pgutil_query_cancellable(c, sql, r->stop, &res, err, errlen);
 		m->done_ns = clock_now_ns();
 		sampler_stop(&m->sm);
 		pgaios_stop(&m->aios);
+		if (ret != -EINTR) {
+			char e2[256];
+
+			pgutil_exec_file(c, "sweep/end_read_only.sql", e2, sizeof(e2));
+		}
 		if (m->io_ret == 0)
 			m->io_ret = pgstats_io_snapshot(c, &m->io1, m->io_why, sizeof(m->io_why));
 	}

@@ -75,6 +75,10 @@ fails 2 "meta.json" "--resume of a folder that is no sweep" "$EB" sweep --resume
 printf 'DELETE FROM test WHERE minor = 800\n' >"$T/delete.sql"
 fails 2 "must be a SELECT" "a query file that writes is refused" "$EB" sweep --datadir "$D" --query "$T/delete.sql" --eic 1 --runs 1
 fails 2 "given twice" "a value given twice" "$EB" sweep --datadir "$D" --eic 1,16,1
+fails 2 "'01' is not written plainly; give 1" "one value written three ways" "$EB" sweep --datadir "$D" --eic 1,01,+1
+fails 2 "it cannot be varied" "a grid that would let a trial write" "$EB" sweep --datadir "$D" --eic 1 --set default_transaction_read_only=off
+printf 'WITH d AS (DELETE FROM test WHERE minor = 800 RETURNING *) SELECT * FROM test WHERE minor = 800\n' >"$T/cte.sql"
+fails 2 "the query writes" "a data-modifying WITH is refused" "$EB" sweep --datadir "$D" --query "$T/cte.sql" --eic 1 --runs 1
 fails 2 "--max-runs 2 is below --runs 3" "--max-runs below --runs" "$EB" sweep --datadir "$D" --until-separated --runs 3 --max-runs 2
 fails 2 "only counts with --until-separated" "--max-runs without --until-separated" "$EB" sweep --datadir "$D" --max-runs 5
 fails 2 "budget" "a budget of 0" "$EB" sweep --datadir "$D" --until-separated --budget 0
