@@ -128,7 +128,7 @@ int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errle
 
 struct cold_times {
 	double stop_ms, sync_ms, drop_ms, start_ms, ready_ms, total_ms;
-	char   method[32];          /* "drop_caches" or "fadvise" */
+	char   method[48];          /* "drop_caches", or "fadvise" (file by file) */
 	long   evicted_files;
 };
 

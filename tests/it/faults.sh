@@ -63,4 +63,24 @@ same "no relaxed setting left in postgresql.auto.conf" "$(grep -cE 'fsync|full_p
 same "the data set whole" "$(q 'select count(*) from test')" 300001
 held
 
+# 3. drop_caches cannot be written (a container): the cold cycle evicts the
+#    cluster's files one by one instead, tablespaces included, and says so.
+fault "drop_caches not writable"
+mkdir -p "$T/ts" && chown postgres "$T/ts" 2>/dev/null
+q "CREATE TABLESPACE far LOCATION '$T/ts'" >/dev/null
+q "CREATE TABLE far_t TABLESPACE far AS SELECT g AS a FROM generate_series(1, 200000) g" >/dev/null
+far=$D/$(q "SELECT pg_relation_filepath('far_t')")
+cat "$far" >/dev/null
+out=$(EICBENCH_DROP_CACHES=/proc/version "$EB" server cold --datadir "$D" --json 2>&1)
+same "the cold cycle fell back to evicting files" "$(echo "$out" | jq -r .method)" "fadvise (drop_caches refused)"
+if command -v fincore >/dev/null 2>&1; then
+	same "the tablespace's file was evicted too" "$(fincore -nb -o PAGES "$far" | tr -d ' ')" 0
+else
+	n=$((n + 1)); echo "ok $n - the tablespace's file was evicted too # SKIP fincore not installed"
+fi
+EICBENCH_DROP_CACHES=/proc/version ok "a sweep goes on that way" "$EB" sweep --datadir "$D" --eic 0 --runs 1 --no-cache-check --out "$T/s3"
+same "and its records say so" "$(jq -r .cold_times.method "$T/s3/trials.jsonl")" "fadvise (drop_caches refused)"
+q "DROP TABLE far_t" >/dev/null; q "DROP TABLESPACE far" >/dev/null
+held
+
 echo "# faults injected: $injected, survived: $survived"
