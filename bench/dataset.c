@@ -418,7 +418,7 @@ static int record(struct load *l, PGconn *c, struct dataset_info *d)
 static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 {
 	double t = clock_now_ms();
-	int ret = pgutil_exec_file(c, "dataset/forget.sql", l->err, l->errlen);
+	int ret = pgutil_exec_file(c, "dataset/stage.sql", l->err, l->errlen);
 
 	if (ret == 0)
 		ret = pgutil_exec_file(c, "dataset/load_session.sql", l->err, l->errlen);
@@ -435,10 +435,47 @@ static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 	}
 	t = clock_now_ms();
 	report(l, "vacuum", 0, 1, "");
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
 	if (ret == 0)
-		ret = pgutil_exec_file(c, "dataset/finish.sql", l->err, l->errlen);
+		ret = pgutil_exec_cancellable(c, sql_text("dataset/finish.sql"), l->cfg->stop,
+					      l->err, l->errlen);
+	if (ret == -EINTR)
+		snprintf(l->err, l->errlen, "interrupted; the data set in use is as it was");
 	d->vacuum_s = (clock_now_ms() - t) / 1e3;
 	return ret;
+}
+
+/* The new data set takes the old one's place, with its record, in one
+ * transaction: a load that stops before leaves the old one whole. */
+static int swap_in(struct load *l, PGconn *c, struct dataset_info *d)
+{
+	int ret = pgutil_exec(c, "BEGIN", 0, NULL, l->err, l->errlen);
+
+	if (ret == 0)
+		ret = pgutil_exec_file(c, "dataset/swap.sql", l->err, l->errlen);
+	if (ret == 0)
+		ret = read_sizes(l, c, d);
+	if (ret == 0)
+		ret = record(l, c, d);
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
+	if (ret == 0)
+		ret = pgutil_exec(c, "COMMIT", 0, NULL, l->err, l->errlen);
+	else
+		PQclear(PQexec(c, "ROLLBACK"));
+	return ret;
+}
+
+/* After a load that stopped: the staging schema goes, quietly. */
+static void unstage(struct load *l)
+{
+	char e[256];
+	PGconn *c = session(l);
+
+	if (c)
+		pgutil_exec_file(c, "dataset/unstage.sql", e, sizeof(e));
+	PQfinish(c);
 }
 
 static int load_relaxed(struct load *l, struct dataset_info *d)
@@ -447,9 +484,12 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 	PGconn *c;
 	int ret = relax(l, true);
 
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
 	d->prepare_s = (clock_now_ms() - t0) / 1e3;
 	c = ret == 0 ? session(l) : NULL;
-	ret = c ? load_steps(l, c, d) : -EIO;
+	if (ret == 0)
+		ret = c ? load_steps(l, c, d) : -EIO;
 	PQfinish(c);
 	t = clock_now_ms();
 	report(l, "finish", 0, 1, "");
@@ -462,17 +502,20 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 		quiet.err = keep, quiet.errlen = sizeof(keep);
 		relax(&quiet, false);
 	}
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
 	if (ret == 0)
 		ret = l->s->external ? 0 : server_sync_dir(l->s->datadir);
 	c = ret == 0 ? session(l) : NULL;
-	if (c) {
-		ret = read_sizes(l, c, d);
-		if (ret == 0)
-			ret = record(l, c, d);
-		PQfinish(c);
-	} else if (ret == 0) {
+	if (c)
+		ret = swap_in(l, c, d);
+	else if (ret == 0)
 		ret = -EIO;
-	}
+	PQfinish(c);
+	if (ret < 0)
+		unstage(l);
+	if (ret == -EINTR)
+		snprintf(l->err, l->errlen, "interrupted; the data set in use is as it was, and so are the settings");
 	d->finish_s = (clock_now_ms() - t) / 1e3;
 	return ret;
 }

@@ -85,15 +85,12 @@ int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen)
 	return pgutil_exec(c, sql, 0, NULL, err, errlen);
 }
 
-int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
-			     PGresult **out, char *err, size_t errlen)
+/* Wait for C's result, cancelling its query when *STOP rises; the first
+ * result into *OUT (the rest read and dropped). true when cancelled. */
+static bool wait_result(PGconn *c, const volatile sig_atomic_t *stop, PGresult **out)
 {
 	bool cancelled = false;
 
-	if (!PQsendQuery(c, sql)) {
-		snprintf(err, errlen, "cannot send the query: %s", PQerrorMessage(c));
-		return -EIO;
-	}
 	for (;;) {
 		struct pollfd p = { .fd = PQsocket(c), .events = POLLIN };
 
@@ -112,7 +109,39 @@ int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atom
 	*out = PQgetResult(c);
 	for (PGresult *r; (r = PQgetResult(c)) != NULL;)
 		PQclear(r);
-	if (cancelled || (stop && *stop)) {
+	return cancelled || (stop && *stop);
+}
+
+int pgutil_exec_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			    char *err, size_t errlen)
+{
+	PGresult *r = NULL;
+	int ret = 0;
+
+	if (!PQsendQuery(c, sql)) {
+		snprintf(err, errlen, "cannot send %s: %s", sql, PQerrorMessage(c));
+		return -EIO;
+	}
+	if (wait_result(c, stop, &r)) {
+		snprintf(err, errlen, "interrupted");
+		ret = -EINTR;
+	} else if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "%s", PQresultErrorMessage(r));
+		ret = -EIO;
+	}
+	PQclear(r);
+	return ret;
+}
+
+int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			     PGresult **out, char *err, size_t errlen)
+{
+
+	if (!PQsendQuery(c, sql)) {
+		snprintf(err, errlen, "cannot send the query: %s", PQerrorMessage(c));
+		return -EIO;
+	}
+	if (wait_result(c, stop, out)) {
 		PQclear(*out);
 		*out = NULL;
 		snprintf(err, errlen, "interrupted");

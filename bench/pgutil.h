@@ -31,6 +31,10 @@ PGresult *pgutil_query(PGconn *c, const char *sql, int nparams,
 int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
 			     PGresult **out, char *err, size_t errlen);
 
+/* The same for a command (VACUUM, CREATE INDEX): 0, -EINTR, -EIO. */
+int pgutil_exec_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			    char *err, size_t errlen);
+
 /* Make sure database NAME exists (created from template0 if not). */
 int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen);
 
