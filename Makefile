@@ -5,7 +5,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-D_FILE_OFFSET_BITS=64 -I. -MMD -MP
-PKGS     = libpq liburing jansson
+PKGS     = libpq liburing jansson inih
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)

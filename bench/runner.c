@@ -37,7 +37,7 @@ int runner_session(const struct runner *r, PGconn *c, int combo, char *err, size
 	int ret = 0;
 
 	for (int i = 0; ret == 0 && i < r->plan.grid.nsettings; i++)
-		if (runner_context(r, i) == SETTINGS_SESSION)
+		if (runner_context(r, i) == SETTINGS_SESSION && runner_value(r, combo, i))
 			ret = settings_set(c, r->plan.grid.s[i].name, runner_value(r, combo, i), err, errlen);
 	return ret;
 }
@@ -111,7 +111,8 @@ static int check_settings(struct runner *r, char *err, size_t errlen)
 	return ret;
 }
 
-/* ALTER SYSTEM for COMBO's reload and restart settings, journaled first. */
+/* ALTER SYSTEM for COMBO's reload and restart settings, journaled first (a
+ * step's unset ones back as they were); RESTART when one waits for it. */
 static int system_settings(struct runner *r, int combo, bool *restart, char *err, size_t errlen)
 {
 	PGconn *c = NULL;
@@ -121,19 +122,28 @@ static int system_settings(struct runner *r, int combo, bool *restart, char *err
 	*restart = false;
 	for (int i = 0; ret == 0 && i < r->plan.grid.nsettings; i++) {
 		enum settings_context ctx = runner_context(r, i);
+		const char *name = r->plan.grid.s[i].name, *v = runner_value(r, combo, i);
 
 		if (ctx == SETTINGS_SESSION)
 			continue;
 		if (!c && !(c = server_connect(&r->srv, NULL, err, errlen)))
 			return -EIO;
-		ret = settings_remember(&r->journal, c, r->plan.grid.s[i].name, ctx, err, errlen);
-		if (ret == 0)
-			ret = settings_alter(c, r->plan.grid.s[i].name, runner_value(r, combo, i), err, errlen);
+		if (v) {
+			ret = settings_remember(&r->journal, c, name, ctx, err, errlen);
+			if (ret == 0)
+				ret = settings_alter(c, name, v, err, errlen);
+		} else
+			ret = settings_put_back(&r->journal, c, name, err, errlen);
 		any = true;
-		*restart |= ctx == SETTINGS_RESTART;
 	}
 	if (ret == 0 && any)
 		ret = settings_reload(c, err, errlen);
+	if (ret == 0 && any) {
+		int p = settings_pending_restart(c, err, errlen);
+
+		ret = p < 0 ? p : 0;
+		*restart = p > 0;
+	}
 	PQfinish(c);
 	return ret;
 }
@@ -152,7 +162,8 @@ static json_t *settings_of(const struct runner *r, int combo)
 	json_t *o = json_object();
 
 	for (int i = 0; i < r->plan.grid.nsettings; i++)
-		json_object_set_new(o, r->plan.grid.s[i].name, json_string(runner_value(r, combo, i)));
+		if (runner_value(r, combo, i))
+			json_object_set_new(o, r->plan.grid.s[i].name, json_string(runner_value(r, combo, i)));
 	return o;
 }
 
@@ -180,6 +191,8 @@ static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
 			"cold_times", r->cfg.warm ? json_null() : cold_json(&ct), "started_at", started);
 	if (!rec)
 		return -ENOMEM;
+	if (sweep_step_name(&r->plan, t->combo))
+		json_object_set_new(rec, "step", json_string(sweep_step_name(&r->plan, t->combo)));
 	ret = r->cfg.workload->trial(r, t, rec, err, errlen);
 	if (ret == 0) {
 		json_object_set_new(rec, "wall_ms", json_real(clock_now_ms() - t0));
@@ -395,11 +408,14 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 {
 	int ret;
 
+	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : random_seed();
+
 	if (r->cfg.resume)
 		ret = runner_meta_resume(r, err, errlen);
+	else if (r->cfg.steps)
+		ret = sweep_plan_steps(&r->plan, &r->cfg.grid, r->cfg.steps, r->cfg.runs, seed, err, errlen);
 	else
-		ret = sweep_plan_build(&r->plan, &r->cfg.grid, r->cfg.runs,
-				       r->cfg.order_seed_given ? r->cfg.order_seed : random_seed(), err, errlen);
+		ret = sweep_plan_build(&r->plan, &r->cfg.grid, r->cfg.runs, seed, err, errlen);
 	if (ret == 0)
 		ret = prepare_server(r, err, errlen);
 	if (ret == 0)

@@ -33,6 +33,7 @@ struct runner_cfg {
 	void       *wcfg;             /* the workload's own configuration */
 	const char *command;          /* "sweep", "confsweep": the folder's name and meta */
 	struct sweep_grid grid;
+	const struct sweep_steps *steps;  /* a plan of steps (confsweep), or NULL: the grid */
 	int         runs;
 	uint64_t    order_seed;
 	bool        order_seed_given;

@@ -289,6 +289,28 @@ int settings_reload(PGconn *c, char *err, size_t errlen)
 	return pgutil_exec_file(c, "sweep/reload.sql", err, errlen);
 }
 
+int settings_put_back(const struct settings_journal *j, PGconn *c, const char *name,
+		      char *err, size_t errlen)
+{
+	for (int i = 0; i < j->n; i++)
+		if (!strcmp(j->ch[i].name, name))
+			return settings_alter(c, name, j->ch[i].had_auto ? j->ch[i].auto_value : NULL,
+					      err, errlen);
+	return 0;
+}
+
+int settings_pending_restart(PGconn *c, char *err, size_t errlen)
+{
+	PGresult *r = pgutil_query(c, sql_text("sweep/pending_restart.sql"), 0, NULL, err, errlen);
+	int n;
+
+	if (!r)
+		return -EIO;
+	n = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return n > 0;
+}
+
 /* ---- putting back ---- */
 
 /* Connect; a managed server that will not start gets the originals of the

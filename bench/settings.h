@@ -81,6 +81,14 @@ int settings_try(PGconn *c, const char *name, enum settings_context ctx, const c
 
 int settings_reload(PGconn *c, char *err, size_t errlen);
 
+/* NAME back to what postgresql.auto.conf held before J changed it (nothing
+ * when J never did). */
+int settings_put_back(const struct settings_journal *j, PGconn *c, const char *name,
+		      char *err, size_t errlen);
+
+/* After a reload: does any setting wait for a restart? 1, 0, or -EIO. */
+int settings_pending_restart(PGconn *c, char *err, size_t errlen);
+
 /*
  * Put back every change of J on S: ALTER SYSTEM to what auto.conf held (all
  * of them, past any that fails), reload, restart when a restart setting was

@@ -8,8 +8,9 @@ set -eu
 
 case "${1:-}" in
 "")
-	PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libcmocka-dev
-postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux"
+	PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libinih-dev libcmocka-dev
+postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux
+libxml2-utils"
 	;;
 build-pg)
 	PKGS="gcc make pkg-config perl bison flex libreadline-dev zlib1g-dev

@@ -26,3 +26,4 @@ tests/pgstats-watch: $(PGSTATS_WATCH_OBJS) $(LIBIO)
 unit: tests/pgstats-watch
 -include tests/pgstats_watch.d
 test_settings_DEPS = bench/record.o bench/server.o bench/pgbin.o bench/opts.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o
+test_stepfile_DEPS = bench/sweep.o bench/opts.o
