@@ -19,6 +19,7 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_server(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_tpcb(int argc, char **argv);
 
 /* Map a module's return code to an exit status (-EINVAL is bad input). */
 int cmd_exit_code(int ret);

@@ -102,25 +102,6 @@ static int parse(struct load_opts *o, int argc, char **argv, struct dataset_cfg 
 	return 0;
 }
 
-/* Start the managed cluster if needed and make sure the database exists. */
-static int prepare(struct server *s, char *err, size_t errlen)
-{
-	PGconn *c;
-	int ret = 0;
-
-	if (!s->external) {
-		ret = server_start(s, err, errlen);
-		if (ret < 0)
-			return ret;
-		c = server_connect(s, "postgres", err, errlen);
-		if (!c)
-			return -EIO;
-		ret = pgutil_ensure_db(c, SERVER_DBNAME, err, errlen);
-		PQfinish(c);
-	}
-	return ret;
-}
-
 int cmd_load(int argc, char **argv)
 {
 	struct load_opts o = { 0 };
@@ -136,7 +117,7 @@ int cmd_load(int argc, char **argv)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
 	ret = server_resolve(&o.srv, &s, err, sizeof(err));
 	if (ret == 0)
-		ret = prepare(&s, err, sizeof(err));
+		ret = server_ready_db(&s, err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
 	if (cmd_recover("load", &s) < 0)

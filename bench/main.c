@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "run",     "the whole suite: data set, cold sweeps, replays, device curve, verdict", cmd_run },
 	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
 	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
+	{ "tpcb",   "pgbench's TPC-B workloads: init the tables, run a load, percentiles", cmd_tpcb },
 };
 
 int cmd_exit_code(int ret)

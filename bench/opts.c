@@ -122,6 +122,14 @@ static const struct opt_desc *find(const struct opt_desc *t, const char *name,
 	return NULL;
 }
 
+static const struct opt_desc *find_short(const struct opt_desc *t, char c)
+{
+	for (; t->name; t++)
+		if (t->short_name && t->short_name == c)
+			return t;
+	return NULL;
+}
+
 static int range_error(const struct opt_desc *d, const char *v, char *err,
 		       size_t errlen)
 {
@@ -184,44 +192,77 @@ static int store(const struct opt_desc *d, void *cfg, const char *v,
 	}
 }
 
+/* Store D's value: V when attached ("=v", "-xv"), else the next argument. */
+static int store_value(const struct opt_desc *d, void *cfg, const char *v,
+		       int argc, char **argv, int *i, char *err, size_t errlen)
+{
+	if (!v && *i + 1 < argc)
+		v = argv[++*i];
+	if (!v) {
+		snprintf(err, errlen, "--%s needs a value (%s)", d->name,
+			 d->metavar ? d->metavar : "see --help");
+		return -EINVAL;
+	}
+	return store(d, cfg, v, err, errlen);
+}
+
+static int parse_long(const struct opt_desc *table, void *cfg, int argc,
+		      char **argv, int *i, char *err, size_t errlen)
+{
+	const char *a = argv[*i] + 2, *eq = strchr(a, '=');
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+	const struct opt_desc *d = find(table, a, len);
+
+	if (!d) {
+		snprintf(err, errlen, "unknown option '--%.*s'; see --help", (int)len, a);
+		return -EINVAL;
+	}
+	if (d->type != OPT_FLAG)
+		return store_value(d, cfg, eq ? eq + 1 : NULL, argc, argv, i, err, errlen);
+	if (eq) {
+		snprintf(err, errlen, "--%s takes no value", d->name);
+		return -EINVAL;
+	}
+	return store(d, cfg, NULL, err, errlen);
+}
+
+/* "-x", "-x value", "-xvalue", or bundled flags "-xyz". */
+static int parse_short(const struct opt_desc *table, void *cfg, int argc,
+		       char **argv, int *i, char *err, size_t errlen)
+{
+	for (const char *a = argv[*i] + 1; *a; a++) {
+		const struct opt_desc *d = find_short(table, *a);
+
+		if (!d) {
+			snprintf(err, errlen, "unknown option '-%c'; see --help", *a);
+			return -EINVAL;
+		}
+		if (d->type != OPT_FLAG)
+			return store_value(d, cfg, a[1] ? a + 1 : NULL, argc, argv, i,
+					   err, errlen);
+		store(d, cfg, NULL, err, errlen);
+	}
+	return 0;
+}
+
 int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 	       char *err, size_t errlen)
 {
 	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *eq, *v;
-		const struct opt_desc *d;
-		size_t len;
+		const char *a = argv[i];
+		int ret;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return 1;
-		if (strncmp(a, "--", 2) != 0) {
+		if (!strncmp(a, "--", 2) && a[2])
+			ret = parse_long(table, cfg, argc, argv, &i, err, errlen);
+		else if (a[0] == '-' && a[1] && a[1] != '-')
+			ret = parse_short(table, cfg, argc, argv, &i, err, errlen);
+		else {
 			snprintf(err, errlen, "unexpected argument '%s'; options start with --", a);
 			return -EINVAL;
 		}
-		a += 2;
-		eq = strchr(a, '=');
-		len = eq ? (size_t)(eq - a) : strlen(a);
-		d = find(table, a, len);
-		if (!d) {
-			snprintf(err, errlen, "unknown option '--%.*s'; see --help", (int)len, a);
-			return -EINVAL;
-		}
-		if (d->type == OPT_FLAG) {
-			if (eq) {
-				snprintf(err, errlen, "--%s takes no value", d->name);
-				return -EINVAL;
-			}
-			v = NULL;
-		} else if (eq) {
-			v = eq + 1;
-		} else if (i + 1 < argc) {
-			v = argv[++i];
-		} else {
-			snprintf(err, errlen, "--%s needs a value (%s)", d->name,
-				 d->metavar ? d->metavar : "see --help");
-			return -EINVAL;
-		}
-		if (store(d, cfg, v, err, errlen) < 0)
+		if (ret < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -231,9 +272,11 @@ void opts_usage(FILE *out, const char *usage, const struct opt_desc *t)
 {
 	fprintf(out, "usage: %s\n\noptions:\n", usage);
 	for (; t->name; t++) {
-		char left[64];
+		char left[64], alias[8] = "";
 
-		snprintf(left, sizeof(left), "--%s%s%s", t->name,
+		if (t->short_name)
+			snprintf(alias, sizeof(alias), "-%c, ", t->short_name);
+		snprintf(left, sizeof(left), "%s--%s%s%s", alias, t->name,
 			 t->metavar ? " " : "", t->metavar ? t->metavar : "");
 		fprintf(out, "  %-26s %s", left, t->help);
 		if (t->def)

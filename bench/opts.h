@@ -37,14 +37,17 @@ struct opt_desc {
 	const char   *metavar;
 	const char   *def;      /* default, as shown in --help */
 	const char   *help;
+	char          short_name; /* optional one-letter alias ("-c 4", "-c4"); 0: none */
 };
 
 #define OPT_ERR_MAX 512
 
 /*
  * Parse argv[0..argc) (the command's own arguments) into CFG. Accepts
- * "--name value" and "--name=value". Positional arguments are an error.
- * Returns 0, 1 when --help was asked for, or -EINVAL with ERR filled.
+ * "--name value" and "--name=value", and for options with a short_name
+ * "-x value" and "-xvalue"; short flags may be bundled ("-nS"). Positional
+ * arguments are an error. Returns 0, 1 when --help was asked for, or
+ * -EINVAL with ERR filled.
  */
 int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 	       char *err, size_t errlen);

@@ -155,3 +155,4 @@ int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atom
 	}
 	return 0;
 }
+

@@ -38,4 +38,6 @@ int pgutil_exec_cancellable(PGconn *c, const char *sql, const volatile sig_atomi
 /* Make sure database NAME exists (created from template0 if not). */
 int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen);
 
+
+
 #endif

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "bench/pgbin.h"
+#include "bench/pgutil.h"
 #include "io/cache.h"
 #include "io/clock.h"
 
@@ -1263,4 +1264,22 @@ int server_cold(struct server *s, struct cold_times *t, char *err, size_t errlen
 		return cold_external(s, t, err, errlen);
 	ret = managed_or_error(s, err, errlen);
 	return ret < 0 ? ret : cold_managed(s, t, err, errlen);
+}
+
+int server_ready_db(struct server *s, char *err, size_t errlen)
+{
+	PGconn *c;
+	int ret;
+
+	if (s->external)
+		return 0;
+	ret = server_start(s, err, errlen);
+	if (ret < 0)
+		return ret;
+	c = server_connect(s, "postgres", err, errlen);
+	if (!c)
+		return -EIO;
+	ret = pgutil_ensure_db(c, SERVER_DBNAME, err, errlen);
+	PQfinish(c);
+	return ret;
 }

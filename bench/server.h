@@ -112,6 +112,10 @@ int server_start_with(struct server *s, const char *const *settings,
 		      char *err, size_t errlen);
 int server_stop(struct server *s, char *err, size_t errlen);
 
+/* The managed server started and the suite's database made when missing
+ * (a --dsn server: nothing to do). 0 or -errno with ERR. */
+int server_ready_db(struct server *s, char *err, size_t errlen);
+
 /* Stop and start the managed server, or run a --dsn server's --restart-cmd
  * (refused without one); wait until it is ready. */
 int server_restart(struct server *s, char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /*
  * test_opts: the option table parser: every type, both "--x v" and "--x=v",
- * range errors that name the flag and the range, lists, sizes, durations.
+ * short aliases ("-c 4", "-c4", bundled flags), range errors that name the
+ * flag and the range, lists, sizes, durations.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,14 +33,19 @@ static const struct opt_desc table[] = {
 	{ 0 }
 };
 
-static int parse(struct cfg *c, char **argv, char *err)
+static int parse_with(const struct opt_desc *t, struct cfg *c, char **argv, char *err)
 {
 	int argc = 0;
 
 	while (argv[argc])
 		argc++;
 	memset(c, 0, sizeof(*c));
-	return opts_parse(table, c, argc, argv, err, OPT_ERR_MAX);
+	return opts_parse(t, c, argc, argv, err, OPT_ERR_MAX);
+}
+
+static int parse(struct cfg *c, char **argv, char *err)
+{
+	return parse_with(table, c, argv, err);
 }
 
 static void good_values(void **state)
@@ -77,20 +83,26 @@ static const struct bad_case {
 	{ "--rows", NULL, "--rows needs a value" },
 };
 
-static void bad_values(void **state)
+/* Every case must fail with a message holding its text. */
+static void check_bad(const struct opt_desc *t, const struct bad_case *cases, size_t n)
 {
 	char err[OPT_ERR_MAX];
 	struct cfg c;
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char *argv[] = { (char *)bad[i].a, (char *)bad[i].b, NULL };
+	for (size_t i = 0; i < n; i++) {
+		char *argv[] = { (char *)cases[i].a, (char *)cases[i].b, NULL };
 
 		err[0] = '\0';
-		assert_int_equal(parse(&c, argv, err), -EINVAL);
-		if (!strstr(err, bad[i].msg))
-			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].msg);
+		assert_int_equal(parse_with(t, &c, argv, err), -EINVAL);
+		if (!strstr(err, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].msg);
 	}
+}
+
+static void bad_values(void **state)
+{
+	(void)state;
+	check_bad(table, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 static void help(void **state)
@@ -101,6 +113,84 @@ static void help(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&c, argv, err), 1);
+}
+
+/* A table whose entries give short aliases (the trailing field). */
+static const struct opt_desc short_table[] = {
+	{ "rows", OPT_INT, offsetof(struct cfg, rows), 1, 1000, "N", "10", "rows", 'c' },
+	{ "duration", OPT_SECONDS, offsetof(struct cfg, dur), 0, 0, "T", NULL, "time", 'T' },
+	{ "name", OPT_STR, offsetof(struct cfg, name), 0, 0, "S", NULL, "a name", 'M' },
+	{ "flag", OPT_FLAG, offsetof(struct cfg, flag), 0, 0, NULL, NULL, "a flag", 'S' },
+	{ "bs", OPT_SIZE, offsetof(struct cfg, bs), 512, 1 << 20, "SIZE", NULL, "no alias" },
+	{ 0 }
+};
+
+static int parse_short_table(struct cfg *c, char **argv, char *err)
+{
+	return parse_with(short_table, c, argv, err);
+}
+
+static void short_aliases(void **state)
+{
+	char *a1[] = { "-c", "12", "-T5", "-S", "--bs", "1k", NULL };
+	char *a2[] = { "-Sc7", "-M", "-x", NULL };
+	char *a3[] = { "--rows=3", "-c", "4", NULL };
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+
+	(void)state;
+	assert_int_equal(parse_short_table(&c, a1, err), 0);
+	assert_int_equal(c.rows, 12);
+	assert_float_equal(c.dur, 5, 1e-12);
+	assert_true(c.flag);
+	assert_int_equal(c.bs, 1024);
+	/* a flag bundled with an option that takes the rest as its value */
+	assert_int_equal(parse_short_table(&c, a2, err), 0);
+	assert_true(c.flag);
+	assert_int_equal(c.rows, 7);
+	assert_string_equal(c.name, "-x");	/* a value may start with '-' */
+	/* the last one given wins, long or short */
+	assert_int_equal(parse_short_table(&c, a3, err), 0);
+	assert_int_equal(c.rows, 4);
+}
+
+static const struct bad_case short_bad[] = {
+	{ "-c", "0", "--rows: '0' is not allowed; give a whole number from 1 to 1000" },
+	{ "-c", NULL, "--rows needs a value (N)" },
+	{ "-q", NULL, "unknown option '-q'" },
+	{ "-Sq", NULL, "unknown option '-q'" },
+	{ "-", NULL, "unexpected argument '-'" },
+	{ "-T", "0", "--duration: '0' is not allowed" },
+};
+
+static void short_errors(void **state)
+{
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+
+	(void)state;
+	check_bad(short_table, short_bad, sizeof(short_bad) / sizeof(short_bad[0]));
+	/* a table without aliases knows no short options */
+	{
+		char *argv[] = { "-r", "3", NULL };
+
+		assert_int_equal(parse(&c, argv, err), -EINVAL);
+		assert_non_null(strstr(err, "unknown option '-r'"));
+	}
+}
+
+static void short_usage(void **state)
+{
+	char buf[4096] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	(void)state;
+	assert_non_null(f);
+	opts_usage(f, "x", short_table);
+	fclose(f);
+	assert_non_null(strstr(buf, "  -c, --rows N "));
+	assert_non_null(strstr(buf, "  -S, --flag "));
+	assert_non_null(strstr(buf, "  --bs SIZE "));
 }
 
 static void lists(void **state)
@@ -143,6 +233,9 @@ int main(void)
 		cmocka_unit_test(good_values),
 		cmocka_unit_test(bad_values),
 		cmocka_unit_test(help),
+		cmocka_unit_test(short_aliases),
+		cmocka_unit_test(short_errors),
+		cmocka_unit_test(short_usage),
 		cmocka_unit_test(lists),
 		cmocka_unit_test(sizes_and_seconds),
 	};

@@ -1,0 +1,1 @@
+COPY pgbench_branches (bid, bbalance) FROM STDIN WITH (FORMAT binary, FREEZE);

@@ -1,0 +1,1 @@
+COPY pgbench_tellers (tid, bid, tbalance) FROM STDIN WITH (FORMAT binary, FREEZE);

@@ -1,0 +1,1 @@
+ALTER TABLE pgbench_accounts ADD PRIMARY KEY (aid);

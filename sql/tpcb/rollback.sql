@@ -1,0 +1,2 @@
+-- Ends a transaction block left in error by a failed statement.
+ROLLBACK;

@@ -1,0 +1,1 @@
+VACUUM (ANALYZE) pgbench_accounts;

@@ -1,0 +1,3 @@
+VACUUM (ANALYZE) pgbench_branches;
+VACUUM (ANALYZE) pgbench_tellers;
+VACUUM (ANALYZE) pgbench_history;

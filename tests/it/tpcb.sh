@@ -1,0 +1,147 @@
+# The TPC-B driver on a real cluster: init, every builtin in every protocol
+# with and without a pipeline, the TPC-B invariant and the history count
+# after each run, retries under serializable isolation, logs, bad input, and
+# a server stopped in the middle of a run.
+. tests/it/lib.sh
+D=$T/pg
+P=54396
+cluster pg $P
+q() { sql "$D" $P "$1"; }
+qo() { psql -X -At -h "$D" -p $P -U postgres -d "$1" -c "$2"; }
+run() { "$EB" tpcb run --datadir "$D" "$@"; }
+j() { jq -r "$1" "$T/out.json"; }
+
+# ---- init ----------------------------------------------------------------
+ok "init at scale 1" "$EB" tpcb init --datadir "$D" -s 1
+same "1 branch, 10 tellers, 100000 accounts, no history" \
+	"$(q 'select (select count(*) from pgbench_branches) || $$ $$ || (select count(*) from pgbench_tellers) || $$ $$ || (select count(*) from pgbench_accounts) || $$ $$ || (select count(*) from pgbench_history)')" \
+	"1 10 100000 0"
+same "ids and branches as pgbench lays them out" \
+	"$(q 'select min(aid) = 1 and max(aid) = 100000 and bool_and(bid = 1) and sum(abalance) = 0 and bool_and(filler = $$$$) from pgbench_accounts')" t
+same "tellers belong to their branch" "$(q 'select bool_and(bid = (tid - 1) / 10 + 1) and count(*) = 10 from pgbench_tellers')" t
+same "primary keys on bid, tid, aid" \
+	"$(q "select string_agg(pg_get_constraintdef(oid), ',' order by conname) from pg_constraint where conname like 'pgbench_%_pkey'")" \
+	"PRIMARY KEY (aid),PRIMARY KEY (bid),PRIMARY KEY (tid)"
+same "aid is int below scale 20000, fillfactor 100" \
+	"$(q "select format_type(atttypid, atttypmod) from pg_attribute where attrelid = 'pgbench_accounts'::regclass and attname = 'aid'"),$(q "select reloptions::text from pg_class where relname = 'pgbench_accounts'")" \
+	"integer,{fillfactor=100}"
+q 'create extension if not exists pg_visibility' >/dev/null
+same "accounts are frozen (COPY FREEZE)" "$(q "select count(*) from pg_visibility_map('pgbench_accounts') where not all_frozen")" 0
+same "statistics are there (VACUUM ANALYZE)" "$(q "select count(*) > 0 from pg_stats where tablename = 'pgbench_accounts'")" t
+ok "init again over its own tables" "$EB" tpcb init --datadir "$D" -s 1 -F 90 --foreign-keys
+same "fillfactor and foreign keys" \
+	"$(q "select reloptions::text from pg_class where relname = 'pgbench_tellers'") $(q "select count(*) from pg_constraint where contype = 'f' and conname like 'pgbench_%'")" \
+	"{fillfactor=90} 5"
+ok "init back to plain tables" "$EB" tpcb init --datadir "$D" -s 1
+
+# Tables eicbench did not make are left alone.
+q 'create database other' >/dev/null
+qo other 'create table pgbench_branches (bid int, bbalance int, filler char(88)); insert into pgbench_branches values (42, 0)' >/dev/null
+fails 2 "will not drop them" "init refuses pgbench tables it did not make" \
+	"$EB" tpcb init --dsn "host=$D port=$P user=postgres dbname=other"
+same "the foreign table is untouched" "$(qo other 'select bid from pgbench_branches')" 42
+fails 2 "has no pgbench_accounts, pgbench_tellers, pgbench_history" "run refuses missing tables" \
+	"$EB" tpcb run --dsn "host=$D port=$P user=postgres dbname=other" -t 1
+
+# ---- bad input -------------------------------------------------------------
+fails 2 "'0' is not allowed" "-c 0 is refused" run -c 0
+fails 2 "-j 3 is not allowed; give from 1 to 2 threads" "-j above -c is refused" run -c 2 -j 3
+fails 2 "-T and -t are both given" "-T with -t is refused" run -T 5 -t 10
+fails 2 "--pipeline needs -M extended or -M prepared" "--pipeline with -M simple is refused" run --pipeline 4 -t 1
+fails 2 "-s 5: the tables hold scale 1" "a scale the tables do not have is refused" run -s 5 -t 1
+fails 2 "-b 'tpcc' is not a builtin" "an unknown builtin is refused" run -b tpcc -t 1
+fails 2 "give one of them" "-S with -N is refused" run -S -N -t 1
+fails 2 "-R '0' is not allowed" "a zero rate is refused" run -R 0 -t 1
+fails 2 "-L '-1' is not allowed" "a negative latency limit is refused" run -L -1 -t 1
+fails 2 "-M 'fast' is not allowed" "an unknown protocol is refused" run -M fast -t 1
+fails 2 "--aggregate-interval needs -l" "--aggregate-interval without -l is refused" run --aggregate-interval 1 -t 1
+fails 2 "unknown option '-q'" "an unknown short option is refused" run -q
+fails 2 "give init or run" "a missing subcommand is refused" "$EB" tpcb
+
+# ---- every builtin, protocol and pipeline -----------------------------------
+# -n keeps history across runs, so it must hold every committed transaction.
+total=0
+matrix() { # builtin: 5 runs of -t 200 -c 4 -j 2
+	for m in simple extended prepared; do
+		for pipe in "" "--pipeline 4"; do
+			[ "$m" = simple ] && [ -n "$pipe" ] && continue
+			if run -b "$1" -M "$m" $pipe -c 4 -j 2 -t 200 -n --json --out "$T/r-$1-$m${pipe#--pipeline }" >"$T/out.json" 2>"$T/err"; then
+				same "$1 -M $m $pipe: 800 of 800 processed, none failed" "$(j '"\(.transactions)/\(.expected) \(.failed) \(.aborted_clients)"')" "800/800 0 0"
+				[ "$1" = select-only ] || total=$((total + $(j .transactions)))
+			else
+				same "$1 -M $m $pipe runs" "failed: $(cat "$T/err")" "ok"
+			fi
+			same "$1 -M $m $pipe: history holds every committed transaction" "$(q 'select count(*) from pgbench_history')" "$total"
+		done
+	done
+}
+matrix tpcb-like
+same "TPC-B invariant: branches, tellers, accounts and history deltas sum alike" \
+	"$(q 'select count(distinct s) from (select sum(bbalance) s from pgbench_branches union all select sum(tbalance) from pgbench_tellers union all select sum(abalance) from pgbench_accounts union all select sum(delta) from pgbench_history) x')" 1
+same "the invariant's sums are not all zero" "$(q 'select count(*) > 0 from pgbench_history where delta <> 0')" t
+matrix simple-update
+same "simple-update: accounts and history deltas still sum alike" \
+	"$(q 'select (select sum(abalance) from pgbench_accounts) = (select sum(delta) from pgbench_history)')" t
+matrix select-only
+
+# ---- output, logs, progress ------------------------------------------------
+out=$(run -S -M prepared -c 2 -t 50 -r --out "$T/text" 2>&1)
+for line in "transaction type: <builtin: select only>" "query mode: prepared" "number of transactions actually processed: 100/100" \
+	"latency stddev = " "latency percentiles: p50" "tps = " "statement latencies in milliseconds and failures:" \
+	"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;" "starting vacuum...end." "client CPU = "; do
+	same "the report has '$line'" "$(echo "$out" | grep -cF -- "$line" | sed 's/^[1-9].*/yes/')" yes
+done
+same "history was emptied by the pre-run vacuum" "$(q 'select count(*) from pgbench_history')" 0
+same "the record folder has meta.json and one record" "$(ls "$T/text" | tr '\n' ' ')$(wc -l <"$T/text/trials.jsonl")" "meta.json trials.jsonl 1"
+same "meta.json names the server and its settings" "$(jq -r '.command + " " + (.server.scale|tostring) + " " + .server.settings.fsync' "$T/text/meta.json")" "tpcb run 1 on"
+
+ok "-l per-transaction log" run -c 3 -j 2 -t 40 -l --max-tries 2 --out "$T/log"
+same "one log line per transaction, over both threads' files" "$(cat "$T"/log/pgbench_log.* | wc -l)" 120
+same "log lines: client_id tx_no latency_us 0 epoch_s epoch_us retries" \
+	"$(cat "$T"/log/pgbench_log.* | grep -cvE '^[0-2] [0-9]+ [0-9]+ 0 1[0-9]{9} [0-9]{1,6} 0$')" 0
+same "each client numbers its transactions 1..40" "$(cat "$T"/log/pgbench_log.* | awk '{ print $1, $2 }' | sort -u | wc -l)" 120
+
+ok "--aggregate-interval log with -R and -L" run -c 2 -T 2 -R 200 -L 100 -l --aggregate-interval 1 --json --out "$T/agg"
+jq . "$T/agg/trials.jsonl" >"$T/out.json"
+same "aggregate lines have pgbench's 15 columns" "$(awk '{ print NF }' "$T"/agg/pgbench_log.* | sort -u)" 15
+same "aggregate counts add up to the committed transactions" "$(awk '{ s += $2 } END { print s }' "$T"/agg/pgbench_log.*)" "$(j .transactions)"
+same "-R records the schedule lag" "$(j '.lag_ms.mean >= 0 and .lag_ms.max >= .lag_ms.mean')" true
+
+out=$(run -c 2 -T 2 -P 1 2>&1 >/dev/null)
+same "-P prints progress lines" "$(echo "$out" | grep -cE '^progress: [0-9.]+ s, [0-9.]+ tps, lat [0-9.]+ ms stddev [0-9.]+, 0 failed$' | sed 's/^[12]$/yes/')" yes
+
+PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "--dsn '' takes the PG* variables" "$EB" tpcb run --dsn '' -t 5
+
+# ---- retries: serializable isolation on one branch row ----------------------
+q 'create database ser' >/dev/null
+qo ser "alter database ser set default_transaction_isolation = 'serializable'" >/dev/null
+DS="host=$D port=$P user=postgres dbname=ser"
+ok "init another database" "$EB" tpcb init --dsn "$DS" -s 1
+for mode in "-M extended" "-M prepared --pipeline 4"; do
+	"$EB" tpcb run --dsn "$DS" -c 4 -j 2 -t 100 --max-tries 20 $mode -n --json --out "$T/ser$(echo $mode | tr -cd a-z0-9)" >"$T/out.json" 2>"$T/err"
+	same "serializable $mode: conflicts were retried" "$(j '.retries > 0')" true
+	same "serializable $mode: committed and failed make every transaction" "$(j '.transactions + .failed == .expected')" true
+done
+same "serializable: history holds the committed transactions" "$(qo ser 'select count(*) from pgbench_history')" \
+	"$(cat "$T"/ser*/trials.jsonl | jq -s 'map(.transactions) | add')"
+same "serializable: the TPC-B invariant holds" \
+	"$(qo ser 'select count(distinct s) from (select sum(bbalance) s from pgbench_branches union all select sum(tbalance) from pgbench_tellers union all select sum(abalance) from pgbench_accounts union all select sum(delta) from pgbench_history) x')" 1
+
+# ---- interrupted and broken runs ------------------------------------------------
+"$EB" tpcb run --datadir "$D" -c 2 -T 30 --out "$T/int" >"$T/int.out" 2>&1 &
+rp=$!
+sleep 1.5
+kill -INT $rp
+wait $rp
+same "Ctrl-C ends the run with status 1" "$?" 1
+same "Ctrl-C prints the figures so far" "$(grep -c 'interrupted; the figures above cover the run so far' "$T/int.out")" 1
+same "Ctrl-C keeps the record" "$(jq -r '.interrupted and .transactions > 0' "$T/int/trials.jsonl")" true
+
+"$EB" tpcb run --datadir "$D" -c 3 -j 2 -T 30 --out "$T/stop" >"$T/stop.out" 2>&1 &
+rp=$!
+sleep 1.5
+"$EB" server stop --datadir "$D" >/dev/null
+wait $rp
+same "a server stopped midway ends the run with status 1" "$?" 1
+same "... with a clear message naming a client" "$(grep -cE 'client [0-9]+ (aborted|lost)' "$T/stop.out" | sed 's/^[1-9].*/yes/')" yes
+same "... and a record of the clients lost" "$(jq -r '.aborted_clients' "$T/stop/trials.jsonl")" 3
