@@ -12,6 +12,7 @@
 #define EXIT_BAD_INPUT  2
 
 int cmd_compare(int argc, char **argv);
+int cmd_confsweep(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_probe(int argc, char **argv);

@@ -15,6 +15,7 @@
 #include "bench/opts.h"
 #include "bench/record.h"
 #include "bench/report.h"
+#include "bench/report_steps.h"
 #include "bench/verdict.h"
 
 struct report_opts {
@@ -84,20 +85,6 @@ static int parse(int argc, char **argv, struct report_opts *o, enum report_forma
 	return 0;
 }
 
-/* Is DIR the folder of a run (meta.json "command": "run")? */
-static int is_run(const char *dir)
-{
-	char path[PATH_MAX + 16];
-	json_t *m;
-	int run;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
-	m = json_load_file(path, 0, NULL);
-	run = m && !strcmp(json_string_value(json_object_get(m, "command")) ?: "", "run");
-	json_decref(m);
-	return run;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { 0 };
@@ -107,7 +94,15 @@ int cmd_report(int argc, char **argv)
 
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
-	if (is_run(argv[0]))
+	if (report_steps_is(argv[0])) {
+		if (fmt != REPORT_TEXT) {
+			snprintf(err, sizeof(err), "%s: a confsweep's report is text (report.md and report.html are written beside); drop --format", argv[0]);
+			return cmd_fail("report", -EINVAL, err);
+		}
+		ret = report_steps_finish(argv[0], stdout, err, sizeof(err));
+		return ret < 0 ? cmd_fail("report", ret == -ENOENT ? -EINVAL : ret, err) : 0;
+	}
+	if (record_folder_is(argv[0], "run"))
 		ret = verdict_render(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
 	else
 		ret = report_folder(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
@@ -117,6 +112,6 @@ int cmd_report(int argc, char **argv)
 		return cmd_fail("report", ret, err);
 	fprintf(fmt == REPORT_TEXT ? stdout : stderr, "%sWritten to %s: %s; %s\n",
 		fmt == REPORT_TEXT ? "\n" : "", argv[0],
-		is_run(argv[0]) ? VERDICT_MD ", " VERDICT_HTML : REPORT_SUMMARY_CSV ", " REPORT_MD ", " REPORT_HTML_FILE, note);
+		record_folder_is(argv[0], "run") ? VERDICT_MD ", " VERDICT_HTML : REPORT_SUMMARY_CSV ", " REPORT_MD ", " REPORT_HTML_FILE, note);
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -372,4 +373,13 @@ int doc_html_out(const struct doc *d, const char *title, FILE *out)
 	}
 	fputs("</body>\n</html>\n", out);
 	return d->oom ? -ENOMEM : 0;
+}
+
+const char *doc_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
 }

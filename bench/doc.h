@@ -50,6 +50,9 @@ void doc_row(struct doc *d, const char *const *cells);
 
 /* Render. 0, or -ENOMEM when the document lost a part to a failed
  * allocation. HTML: TITLE in <title> and the first heading. */
+/* V with FMT into BUF, or "-" when V is not finite; BUF. */
+const char *doc_num(char *buf, size_t len, const char *fmt, double v);
+
 int doc_text_out(const struct doc *d, FILE *out);
 int doc_md_out(const struct doc *d, FILE *out);
 int doc_html_out(const struct doc *d, const char *title, FILE *out);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "bench/cmd.h"
-#include "bench/settings.h"
 
 #ifndef EICBENCH_VERSION
 #define EICBENCH_VERSION "unknown"
@@ -22,6 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "compare", "result folders side by side: devices, versions, settings", cmd_compare },
+	{ "confsweep", "whole-configuration sweeps (TPC-B or the cold query), the seed posts' table", cmd_confsweep },
 	{ "export",  "result folders into tables of a results database (--dsn)", cmd_export },
 	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
 	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
@@ -31,35 +31,6 @@ static const struct command commands[] = {
 	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
 	{ "tpcb",   "pgbench's TPC-B workloads: init the tables, run a load, percentiles", cmd_tpcb },
 };
-
-int cmd_exit_code(int ret)
-{
-	if (ret == 0)
-		return 0;
-	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-}
-
-int cmd_fail(const char *cmd, int ret, const char *msg)
-{
-	fprintf(stderr, "eicbench %s: %s\n", cmd, msg);
-	return cmd_exit_code(ret);
-}
-
-int cmd_recover(const char *cmd, struct server *s)
-{
-	char err[2048];
-	int said = 0;
-
-	if (!s->external && server_running_pid(s) <= 0)
-		return 0;	/* a journal is restored when the server is next started */
-	if (settings_recover(s, &said, err, sizeof(err)) < 0) {
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
-		return -EIO;
-	}
-	if (said)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
-	return 0;
-}
 
 static void usage(FILE *out)
 {

@@ -877,3 +877,16 @@ int record_redact_dsn(const char *dsn, char *out, size_t len)
 		redact_keywords(p, &s);
 	return s.overflow ? -ENOSPC : 0;
 }
+
+int record_folder_is(const char *dir, const char *cmd)
+{
+	char path[PATH_MAX + 16];
+	json_t *m;
+	int yes;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
+	m = json_load_file(path, 0, NULL);
+	yes = m && !strcmp(json_string_value(json_object_get(m, "command")) ?: "", cmd);
+	json_decref(m);
+	return yes;
+}

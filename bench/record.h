@@ -79,6 +79,9 @@ int record_append(const char *dir, const char *file, const json_t *obj,
  * describes it while 0 is returned. A bad line before that is -EINVAL naming
  * its line number; a missing file is -ENOENT.
  */
+/* Is DIR's meta.json that of the command CMD ("run", "confsweep")? */
+int record_folder_is(const char *dir, const char *cmd);
+
 int record_load(const char *dir, const char *file, json_t **array_out,
 		int *torn_out, char *err, size_t errlen);
 

@@ -62,16 +62,30 @@ json_t *runner_in_force(const struct runner *r, PGconn *c)
 
 /* ---- the settings, checked and put back ---- */
 
+/* ERR prefixed with where value V of setting I was given, if known. */
+static void say_origin(const struct runner *r, int i, int v, char *err, size_t errlen)
+{
+	char where[PATH_MAX + 64] = "", *was;
+
+	if (r->cfg.origin)
+		r->cfg.origin(r, i, v, where, sizeof(where));
+	if (!where[0] || !(was = strdup(err)))
+		return;
+	snprintf(err, errlen, "%s: %s", where, was);
+	free(was);
+}
+
 static int check_setting(struct runner *r, PGconn *c, int i, char *err, size_t errlen)
 {
 	struct sweep_setting *st = &r->plan.grid.s[i];
 	enum settings_context ctx;
-	int ret = settings_context_of(c, st->name, &ctx, err, errlen);
+	int ret = settings_context_of(c, st->name, &ctx, err, errlen), k;
 
 	st->context = (enum sweep_context)ctx;
 	if (ret == 0 && ctx != SETTINGS_SESSION) {
-		if (r->cfg.warm && ctx == SETTINGS_RESTART) {
-			snprintf(err, errlen, "--set %s needs a server restart, which --warm rules out", st->name);
+		if (r->cfg.warm && ctx == SETTINGS_RESTART && !r->cfg.workload->warms_up) {
+			snprintf(err, errlen, "--set %s needs a server restart, which --warm rules out (a restart empties the caches)",
+				 st->name);
 			return -EINVAL;
 		}
 		if (r->srv.external && !r->srv.restart_cmd[0]) {
@@ -81,8 +95,12 @@ static int check_setting(struct runner *r, PGconn *c, int i, char *err, size_t e
 		}
 		ret = settings_remember(&r->journal, c, st->name, ctx, err, errlen);
 	}
-	for (int k = 0; ret == 0 && k < st->nvalues; k++) {
+	if (ret == -EINVAL)
+		say_origin(r, i, -1, err, errlen);
+	for (k = 0; ret == 0 && k < st->nvalues; k++) {
 		ret = settings_try(c, st->name, ctx, st->values[k], err, errlen);
+		if (ret == -EINVAL)
+			say_origin(r, i, k, err, errlen);
 		if (ret == 0 && r->stop && *r->stop) {
 			snprintf(err, errlen, "interrupted while checking the settings");
 			ret = -EINTR;
@@ -384,7 +402,8 @@ static int prepare_server(struct runner *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (ret == 0 && !r->srv.external)
-		ret = server_start(&r->srv, err, errlen);
+		ret = r->cfg.workload->makes_tables ? server_ready_db(&r->srv, err, errlen) :
+		      server_start(&r->srv, err, errlen);
 	if (ret == 0 && !r->srv.external) {
 		PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 

@@ -43,6 +43,10 @@ struct runner_cfg {
 	double      budget_s;
 	const char *out, *resume;
 	bool        plan_given;       /* on --resume: options that describe a plan were given too */
+	/* Where value V (-1: any) of grid setting I was given, for messages
+	 * ("seed.ini line 12"); optional. */
+	void      (*origin)(const struct runner *r, int i, int v, char *buf, size_t len);
+	void       *origin_arg;
 };
 
 struct runner {

@@ -47,7 +47,8 @@ static json_t *identity(const struct runner *r, PGconn *c)
 	struct dataset_info d;
 	char err[256];
 	json_t *id = json_object(), *rels = json_object();
-	PGresult *res = pgutil_query(c, sql_text("sweep/identity.sql"), 0, NULL, err, sizeof(err));
+	PGresult *srv = pgutil_query(c, sql_text("sweep/identity.sql"), 0, NULL, err, sizeof(err));
+	PGresult *res = pgutil_query(c, sql_text(r->cfg.workload->relations_sql), 0, NULL, err, sizeof(err));
 
 	if (dataset_lookup(c, &d, err, sizeof(err)) == 1) {
 		json_t *ds = dataset_info_json(&d);
@@ -57,14 +58,15 @@ static json_t *identity(const struct runner *r, PGconn *c)
 			"recipe", json_object_get(ds, "recipe")));
 		json_decref(ds);
 	}
-	for (int i = 1; res && i < PQntuples(res); i++)
+	for (int i = 0; res && i < PQntuples(res); i++)
 		json_object_set_new(rels, PQgetvalue(res, i, 0), json_pack("{s:s, s:s}",
 			"filenode", PQgetvalue(res, i, 1), "bytes", PQgetvalue(res, i, 2)));
 	json_object_set_new(id, "relations", rels);
-	if (res && PQntuples(res) > 0)
+	if (srv && PQntuples(srv) > 0)
 		json_object_set_new(id, "server", json_pack("{s:s, s:i}", "system_identifier",
-			PQgetvalue(res, 0, 1), "version_num", PQserverVersion(c)));
+			PQgetvalue(srv, 0, 0), "version_num", PQserverVersion(c)));
 	json_object_set_new(id, "target", target_json(r));
+	PQclear(srv);
 	PQclear(res);
 	return id;
 }
@@ -228,9 +230,12 @@ static const char *differs(const json_t *was, const json_t *now)
 		"a changed data set (a relation's file or size differs)",
 	};
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (!json_equal(json_object_get(was, parts[i]), json_object_get(now, parts[i])))
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const json_t *a = json_object_get(was, parts[i]), *b = json_object_get(now, parts[i]);
+
+		if ((a || b) && !json_equal(a, b))	/* json_equal(NULL, NULL) is 0 */
 			return says[i];
+	}
 	return NULL;
 }
 

@@ -1031,6 +1031,11 @@ int server_stop(struct server *s, char *err, size_t errlen)
 	return 0;
 }
 
+void server_log_path(const struct server *s, char *buf, size_t len)
+{
+	dpath(s, LOGFILE, buf, len);
+}
+
 void server_log_tail(const struct server *s, char *err, size_t errlen, int lines)
 {
 	char p[PATH_MAX], buf[8192];

@@ -139,6 +139,9 @@ struct cold_times {
 /* Stop, sync, drop page caches, start, wait ready. */
 int server_cold(struct server *s, struct cold_times *t, char *err, size_t errlen);
 
+/* The managed cluster's server log (in its data directory) into BUF. */
+void server_log_path(const struct server *s, char *buf, size_t len);
+
 /* Append the last lines of the server log to ERR (after a failed start). */
 void server_log_tail(const struct server *s, char *err, size_t errlen, int lines);
 

@@ -16,6 +16,7 @@
 #include "bench/pgutil.h"
 #include "bench/record.h"
 #include "bench/sqltext.h"
+#include "io/clock.h"
 #include "io/file.h"
 
 static const char *const context_names[] = { "session", "reload", "restart" };
@@ -284,9 +285,35 @@ int settings_try(PGconn *c, const char *name, enum settings_context ctx, const c
 	return ret < 0 ? -EINVAL : 0;
 }
 
+#define RELOAD_WAIT_MS 10000
+
 int settings_reload(PGconn *c, char *err, size_t errlen)
 {
-	return pgutil_exec_file(c, "sweep/reload.sql", err, errlen);
+	PGresult *r = pgutil_query(c, sql_text("sweep/reload.sql"), 0, NULL, err, errlen);
+	char before[64];
+	const char *p[1] = { before };
+	double t0 = clock_now_ms();
+
+	if (!r)
+		return -EIO;
+	snprintf(before, sizeof(before), "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	/* Each statement lets the backend handle a pending reload signal
+	 * first; its load time moves once the postmaster has read the files. */
+	while (clock_now_ms() - t0 < RELOAD_WAIT_MS) {
+		int done;
+
+		if (!(r = pgutil_query(c, sql_text("sweep/reloaded.sql"), 1, p, err, errlen)))
+			return -EIO;
+		done = !strcmp(PQgetvalue(r, 0, 0), "t");
+		PQclear(r);
+		if (done)
+			return 0;
+		clock_sleep_ms(10);
+	}
+	snprintf(err, errlen, "the server did not load its configuration files within %d s of pg_reload_conf()",
+		 RELOAD_WAIT_MS / 1000);
+	return -ETIMEDOUT;
 }
 
 int settings_put_back(const struct settings_journal *j, PGconn *c, const char *name,

@@ -12,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *num(char *buf, size_t len, const char *fmt, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, fmt, v);
-	return buf;
-}
-
 static const char *eic_name = "effective_io_concurrency";
 
 /* ---- context ---- */
@@ -221,14 +212,14 @@ static void pair_table(struct doc *d, const struct verdict_query *q)
 			continue;
 		snprintf(c[0], 32, "%s", value);
 		snprintf(c[1], 32, "%zu", p.g->runs);
-		num(c[2], 32, "%.1f", p.heap_ms);
-		num(c[3], 32, "%.2f", p.speedup);
-		num(c[4], 32, "%.1f", p.replay_ms);
-		num(c[5], 32, "%.2f", p.predicted);
-		num(c[6], 32, "%.1f", p.uring_ms);
-		num(c[7], 32, "%.0f%%", p.accounted * 100);
-		num(c[8], 32, "%.2f", p.heap_cpu_s);
-		num(c[9], 32, "%.1f", p.g->index_ms);
+		doc_num(c[2], 32, "%.1f", p.heap_ms);
+		doc_num(c[3], 32, "%.2f", p.speedup);
+		doc_num(c[4], 32, "%.1f", p.replay_ms);
+		doc_num(c[5], 32, "%.2f", p.predicted);
+		doc_num(c[6], 32, "%.1f", p.uring_ms);
+		doc_num(c[7], 32, "%.0f%%", p.accounted * 100);
+		doc_num(c[8], 32, "%.2f", p.heap_cpu_s);
+		doc_num(c[9], 32, "%.1f", p.g->index_ms);
 		for (int i = 0; i < 10; i++)
 			cells[i] = c[i];
 		doc_row(d, cells);
@@ -348,11 +339,11 @@ static void device_section(struct doc *d, const struct verdict *v)
 		const json_t *st = json_object_get(p, "steady");
 
 		snprintf(c[0], 32, "%lld", json_integer_value(json_object_get(p, "depth")));
-		num(c[1], 32, "%.0f", report_num_at(p, "iops"));
-		num(c[2], 32, "%.1f", report_num_at(p, "mib_s"));
-		num(c[3], 32, "%.1f", report_num_at(p, "lat_ns.p50") / 1e3);
-		num(c[4], 32, "%.1f", report_num_at(p, "lat_ns.p99") / 1e3);
-		num(c[5], 32, "%.1f", json_number_value(json_object_get(json_object_get(p, "lat_ns"), "p99.9")) / 1e3);
+		doc_num(c[1], 32, "%.0f", report_num_at(p, "iops"));
+		doc_num(c[2], 32, "%.1f", report_num_at(p, "mib_s"));
+		doc_num(c[3], 32, "%.1f", report_num_at(p, "lat_ns.p50") / 1e3);
+		doc_num(c[4], 32, "%.1f", report_num_at(p, "lat_ns.p99") / 1e3);
+		doc_num(c[5], 32, "%.1f", json_number_value(json_object_get(json_object_get(p, "lat_ns"), "p99.9")) / 1e3);
 		snprintf(c[6], 32, "%s", json_is_object(st) ? json_is_true(json_object_get(st, "reached")) ? "yes" : "no" : "-");
 		for (int k = 0; k < 7; k++)
 			cells[k] = c[k];

@@ -7,6 +7,7 @@
 
 const struct workload *const workload_table[] = {
 	&workload_bitmap,
+	&workload_tpcb,
 	NULL,
 };
 

@@ -9,6 +9,7 @@
 #ifndef BENCH_WORKLOAD_H
 #define BENCH_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -49,9 +50,19 @@ struct workload {
 	/* Say one finished trial on the terminal (optional). */
 	void (*say)(const struct runner *r, const json_t *rec, char *buf, size_t len);
 	const struct workload_figure *figures;   /* NULL-path terminated */
+	/* Warms the caches itself before measuring (a warm-up run), so a
+	 * restart between warm steps does not spoil what it measures. */
+	bool warms_up;
+	/* Makes its own tables when missing (the suite's database is made for
+	 * it); else the data set of "eicbench load" must be there. */
+	bool makes_tables;
+	/* Its relations as a resume must find them: a query file returning
+	 * name, file node, size (or ''). */
+	const char *relations_sql;
 };
 
 extern const struct workload workload_bitmap;
+extern const struct workload workload_tpcb;
 
 /* Every workload, NULL-terminated; and the one called NAME, or NULL. */
 extern const struct workload *const workload_table[];

@@ -369,7 +369,7 @@ static const struct workload_figure figures[] = {
 	{ "explain.bitmap.heap_phase.total_ms", "heap phase", "ms", 1 },
 	{ "explain.bitmap.index_phase.total_ms", "index phase", "ms", 1 },
 	{ "explain.execution_ms", "execution", "ms", 1 },
-	{ "phases.heap.disk.avg_queue_depth", "queue depth in the heap phase", "", 0 },
+	{ "phases.heap.disk.avg_queue_depth", "queue depth in the heap phase", "reads", 0 },
 	{ "phases.heap.backend.cpu_share", "backend CPU in the heap phase", "cores", 1 },
 	{ NULL, NULL, NULL, 0 },
 };
@@ -384,4 +384,5 @@ const struct workload workload_bitmap = {
 	.check_record = check_record,
 	.say = say,
 	.figures = figures,
+	.relations_sql = "sweep/relations.sql",
 };
