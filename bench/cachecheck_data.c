@@ -33,7 +33,7 @@ static json_t *ran_json(const struct cachecheck_config *cfg, const struct cachec
 	cachecheck_describe(r, sentence, sizeof(sentence));
 	return json_pack("{s:b, s:s, s:I, s:I, s:i, s:I, s:{s:o, s:o, s:o}, s:s, s:f, s:[f, f],"
 			 " s:s, s:f, s:b, s:s, s:b, s:f}",
-			 "ran", 1, "method", "O_DIRECT pread, one read at a time: a random sample, the same blocks again, a fresh disjoint sample",
+			 "ran", 1, "method", "O_DIRECT pread, one read at a time: a random sample; then the same blocks again in turn with a fresh disjoint sample",
 			 "file_blocks", (json_int_t)r->file_blocks, "sample", (json_int_t)r->sample,
 			 "block_bytes", (int)cfg->block_bytes, "seed", (json_int_t)cfg->seed,
 			 "passes", "first", pass_json(r, CACHECHECK_FIRST),

@@ -243,9 +243,14 @@ static int read_block(struct reader *rd, uint64_t block, uint64_t *ns)
 	return 0;
 }
 
-/* BLOCKS[0..n) in order, each timed into LAT, until done or BUDGET_NS is spent. */
-static int read_pass(struct reader *rd, const uint64_t *blocks, size_t n,
-		     uint64_t budget_ns, uint64_t *lat, size_t *done)
+/*
+ * Block i of each of the NLISTS lists in turn, for i in 0..n, each read timed
+ * into the list's LAT[i], until done or BUDGET_NS is spent; *DONE is the
+ * number of i reached. Lists read in turn see the same drift in the
+ * device's speed.
+ */
+static int read_pass(struct reader *rd, const uint64_t *const *lists, uint64_t *const *lat,
+		     int nlists, size_t n, uint64_t budget_ns, size_t *done)
 {
 	uint64_t end = clock_now_ns() + budget_ns;
 	size_t i;
@@ -254,8 +259,9 @@ static int read_pass(struct reader *rd, const uint64_t *blocks, size_t n,
 	for (i = 0; i < n; i++) {
 		if (rd->cfg->stop && *rd->cfg->stop)
 			return errmsg_set(rd->err, rd->errlen, -EINTR, "interrupted");
-		if ((rc = read_block(rd, blocks[i], &lat[i])) < 0)
-			return rc;
+		for (int l = 0; l < nlists; l++)
+			if ((rc = read_block(rd, lists[l][i], &lat[l][i])) < 0)
+				return rc;
 		if (clock_now_ns() >= end) {
 			i++;
 			break;
@@ -289,17 +295,22 @@ struct samples {
 	size_t    n[CACHECHECK_PASSES];
 };
 
+/*
+ * The first sample; then re-reads of it and the fresh sample in turn (re-read
+ * block i, fresh block i, ...), so that a device getting faster or slower
+ * during the check cannot pass for a cache or hide one.
+ */
 static int run_passes(struct reader *rd, struct samples *s, size_t k, uint64_t budget_ns)
 {
-	int rc = read_pass(rd, s->blocks, k, budget_ns, s->lat[CACHECHECK_FIRST],
-			   &s->n[CACHECHECK_FIRST]);
+	const uint64_t *first[] = { s->blocks }, *second[] = { s->blocks, s->blocks + k };
+	uint64_t *lat1[] = { s->lat[CACHECHECK_FIRST] };
+	uint64_t *lat2[] = { s->lat[CACHECHECK_REREAD], s->lat[CACHECHECK_FRESH] };
+	int rc = read_pass(rd, first, lat1, 1, k, budget_ns, &s->n[CACHECHECK_FIRST]);
 
 	if (rc == 0)
-		rc = read_pass(rd, s->blocks, s->n[CACHECHECK_FIRST], budget_ns,
-			       s->lat[CACHECHECK_REREAD], &s->n[CACHECHECK_REREAD]);
-	if (rc == 0)
-		rc = read_pass(rd, s->blocks + k, s->n[CACHECHECK_FIRST], budget_ns,
-			       s->lat[CACHECHECK_FRESH], &s->n[CACHECHECK_FRESH]);
+		rc = read_pass(rd, second, lat2, 2, s->n[CACHECHECK_FIRST], 2 * budget_ns,
+			       &s->n[CACHECHECK_REREAD]);
+	s->n[CACHECHECK_FRESH] = s->n[CACHECHECK_REREAD];
 	if (rc == 0 && (s->n[CACHECHECK_REREAD] < CACHECHECK_MIN_READS ||
 			s->n[CACHECHECK_FRESH] < CACHECHECK_MIN_READS))
 		rc = errmsg_set(rd->err, rd->errlen, -ETIMEDOUT,

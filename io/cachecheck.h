@@ -2,13 +2,16 @@
  * cachecheck: is there a cache below this machine (a virtual disk's host, a
  * RAID controller, a SAN) that still holds blocks read a moment ago? Over a
  * set of files opened O_DIRECT (this machine's page cache plays no part), one
- * read at a time, each timed: a random sample of blocks (first pass), the
- * same blocks again (re-read), then a fresh sample disjoint from the first
- * (fresh). The statistic is the ratio of the fresh reads' median latency to
- * the re-reads' median, with a 95% percentile bootstrap interval; a cache
- * below serves re-reads when the interval's lower bound exceeds the threshold
- * (1.5 by default). Bounded in time: each pass gets a third of max_s, and the
- * later passes read as many blocks as the first managed. Never prints.
+ * read at a time, each timed: a random sample of blocks (first pass), then
+ * the same blocks again (re-read) in turn with a fresh sample disjoint from
+ * the first (fresh): re-read block i, fresh block i, ..., so that drift in
+ * the device's speed affects both alike. The statistic is the ratio of the
+ * fresh reads' median latency to the re-reads' median, with a 95% percentile
+ * bootstrap interval; a cache below serves re-reads when the interval's
+ * lower bound exceeds the threshold (1.5 by default). Bounded in time: the
+ * first pass gets a third of max_s, the re-reads and fresh reads together
+ * the rest, reading as many blocks each as the first pass managed. Never
+ * prints.
  */
 #ifndef IO_CACHECHECK_H
 #define IO_CACHECHECK_H
