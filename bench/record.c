@@ -145,7 +145,8 @@ static int dir_is_empty(const char *path)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    strcmp(e->d_name, RECORD_LOCK) != 0) {
 			empty = 0;
 			break;
 		}

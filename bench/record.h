@@ -22,10 +22,12 @@
 #define RECORD_TRIALS    "trials.jsonl"
 #define RECORD_PARENT    "results"
 #define RECORD_KEY_FIELD "trial_key"     /* suggested key field for resume */
+#define RECORD_LOCK      ".eicbench.lock" /* the folder's lock (bench/lock.h) */
 
 /*
  * Make a new result folder and put its path in PATH_OUT. With EXPLICIT_OUT
- * (--out) that folder, which must not exist or be empty; otherwise
+ * (--out) that folder, which must not exist or be empty (but for a lock
+ * file left by an earlier command); otherwise
  * PARENT (default "results")/<timestamp>-COMMAND, adding -2, -3 ... when
  * taken. Missing parents are made. 0 or -errno with ERR filled.
  */

@@ -132,7 +132,10 @@ static void test_explicit_out(void **state)
 	assert_int_equal(record_dir_create(NULL, "run", out, path, sizeof(path),
 					   t->err, sizeof(t->err)), 0);
 	assert_string_equal(path, out);
-	/* Empty and existing: fine again. */
+	/* Empty and existing: fine again, also with a lock file left behind. */
+	assert_int_equal(record_dir_create(NULL, "run", out, path, sizeof(path),
+					   t->err, sizeof(t->err)), 0);
+	write_text(out, RECORD_LOCK, "", "w");
 	assert_int_equal(record_dir_create(NULL, "run", out, path, sizeof(path),
 					   t->err, sizeof(t->err)), 0);
 	write_text(out, "trials.jsonl", "{\"keep\":1}\n", "w");
