@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench/pgutil.h"
+#include "bench/record.h"
 #include "bench/sqltext.h"
 #include "io/clock.h"
 
@@ -211,7 +212,11 @@ int pgaios_start_dsn(struct pgaios *a, const char *conninfo,
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 
 	if (!c || PQstatus(c) != CONNECTION_OK) {
-		snprintf(err, errlen, "cannot connect for pg_aios: %s", c ? PQerrorMessage(c) : "out of memory");
+		char msg[1024] = "out of memory";
+
+		if (c)	/* libpq may echo the connection string */
+			record_redact_message(PQerrorMessage(c), conninfo, msg, sizeof(msg));
+		snprintf(err, errlen, "cannot connect for pg_aios: %s", msg);
 		PQfinish(c);
 		c = NULL;
 	}
