@@ -1,8 +1,8 @@
 /*
  * pgaios: the pg_aios sampling thread, its samples and their summary; see
- * pgaios.h. The thread waits on a condition variable between samples (so a
- * stop wakes it at once) and runs each sample's query asynchronously,
- * looking at the stop flag every few ms and giving up after QUERY_LIMIT_MS.
+ * pgaios.h. The thread is an io/ticker.h one (a stop wakes it at once); it
+ * runs each sample's query asynchronously, looking at the stop flag every
+ * few ms and giving up after QUERY_LIMIT_MS.
  */
 #include "bench/pgaios.h"
 
@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench/pgutil.h"
+#include "bench/record.h"
 #include "bench/sqltext.h"
 #include "io/clock.h"
 
@@ -86,16 +86,6 @@ int pgaios_add_sample(struct pgaios *a, uint64_t t_ns, const PGresult *r)
 
 /* ---- the thread ---- */
 
-static bool stopping(struct pgaios *a)
-{
-	bool stop;
-
-	pthread_mutex_lock(&a->lock);
-	stop = a->stop;
-	pthread_mutex_unlock(&a->lock);
-	return stop;
-}
-
 /* Wait for the query's result, bounded, giving up when stopped. */
 static int await_result(struct pgaios *a, PGresult **out, char *err, size_t errlen)
 {
@@ -109,7 +99,7 @@ static int await_result(struct pgaios *a, PGresult **out, char *err, size_t errl
 			snprintf(err, errlen, "pg_aios: %s", PQerrorMessage(a->conn));
 			return -EIO;
 		}
-		if (a->running && stopping(a))
+		if (ticker_stopping(&a->ticker))
 			return -EINTR;
 		if (clock_now_ms() > deadline) {
 			snprintf(err, errlen, "pg_aios: no answer within %d ms", QUERY_LIMIT_MS);
@@ -152,78 +142,29 @@ static int sample_once(struct pgaios *a, char *err, size_t errlen)
 	return ret;
 }
 
-/* Sleep until NEXT or until pgaios_stop() wakes us; true when stopping. */
-static bool wait_tick(struct pgaios *a, const struct timespec *next)
-{
-	bool stop;
-
-	pthread_mutex_lock(&a->lock);
-	while (!a->stop && pthread_cond_timedwait(&a->wake, &a->lock, next) != ETIMEDOUT)
-		;
-	stop = a->stop;
-	pthread_mutex_unlock(&a->lock);
-	return stop;
-}
-
-static void *loop(void *arg)
+/* One tick of the thread: nonzero ends it. */
+static int tick(void *arg)
 {
 	struct pgaios *a = arg;
-	uint64_t step = (uint64_t)a->cfg.interval_ms * 1000000u;
-	struct timespec next;
-	int ret;
+	int ret = sample_once(a, a->last_error, sizeof(a->last_error));
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		uint64_t ns = (uint64_t)next.tv_nsec + step;
-
-		next.tv_sec += (time_t)(ns / 1000000000u);
-		next.tv_nsec = (long)(ns % 1000000000u);
-		if (wait_tick(a, &next))
-			break;
-		ret = sample_once(a, a->last_error, sizeof(a->last_error));
-		if (ret == -EINTR)
-			break;
-		if (ret < 0)
-			a->failed++;
-		/* out of memory, a query still running, or no connection: the end */
-		if (ret == -ENOMEM || ret == -ETIMEDOUT || PQstatus(a->conn) != CONNECTION_OK) {
-			a->error = ret < 0 ? ret : -EIO;
-			break;
-		}
+	if (ret == -EINTR)
+		return ret;
+	if (ret < 0)
+		a->failed++;
+	/* out of memory, a query still running, or no connection: the end */
+	if (ret == -ENOMEM || ret == -ETIMEDOUT || PQstatus(a->conn) != CONNECTION_OK) {
+		a->error = ret < 0 ? ret : -EIO;
+		return a->error;
 	}
-	return NULL;
-}
-
-/* The condition variable waits on CLOCK_MONOTONIC, like the ticks. */
-static int init_sync(struct pgaios *a)
-{
-	pthread_condattr_t at;
-	int rc = pthread_condattr_init(&at);
-
-	if (rc == 0)
-		rc = pthread_condattr_setclock(&at, CLOCK_MONOTONIC);
-	if (rc == 0)
-		rc = pthread_cond_init(&a->wake, &at);
-	pthread_condattr_destroy(&at);
-	if (rc == 0 && (rc = pthread_mutex_init(&a->lock, NULL)) != 0)
-		pthread_cond_destroy(&a->wake);
-	return -rc;
+	return 0;
 }
 
 /* The thread, once the connection answered a first sample. */
 static int launch(struct pgaios *a, char *err, size_t errlen)
 {
-	int rc = init_sync(a);
+	int rc = ticker_start(&a->ticker, (uint64_t)a->cfg.interval_ms * 1000000u, tick, a);
 
-	if (rc == 0) {
-		a->running = true;      /* before the thread reads it */
-		rc = -pthread_create(&a->thread, NULL, loop, a);
-		if (rc < 0) {
-			a->running = false;
-			pthread_cond_destroy(&a->wake);
-			pthread_mutex_destroy(&a->lock);
-		}
-	}
 	if (rc < 0)
 		snprintf(err, errlen, "cannot start the pg_aios sampler: %s", strerror(-rc));
 	return rc;
@@ -271,7 +212,11 @@ int pgaios_start_dsn(struct pgaios *a, const char *conninfo,
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 
 	if (!c || PQstatus(c) != CONNECTION_OK) {
-		snprintf(err, errlen, "cannot connect for pg_aios: %s", c ? PQerrorMessage(c) : "out of memory");
+		char msg[1024] = "out of memory";
+
+		if (c)	/* libpq may echo the connection string */
+			record_redact_message(PQerrorMessage(c), conninfo, msg, sizeof(msg));
+		snprintf(err, errlen, "cannot connect for pg_aios: %s", msg);
 		PQfinish(c);
 		c = NULL;
 	}
@@ -280,16 +225,7 @@ int pgaios_start_dsn(struct pgaios *a, const char *conninfo,
 
 void pgaios_stop(struct pgaios *a)
 {
-	if (a->running) {
-		pthread_mutex_lock(&a->lock);
-		a->stop = true;
-		pthread_cond_signal(&a->wake);
-		pthread_mutex_unlock(&a->lock);
-		pthread_join(a->thread, NULL);
-		pthread_cond_destroy(&a->wake);
-		pthread_mutex_destroy(&a->lock);
-		a->running = false;
-	}
+	ticker_stop(&a->ticker);
 	PQfinish(a->conn);
 	a->conn = NULL;
 }

@@ -12,7 +12,6 @@
 #ifndef BENCH_PGAIOS_H
 #define BENCH_PGAIOS_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +22,7 @@
 
 #include "bench/pgstats.h"
 #include "bench/server.h"
+#include "io/ticker.h"
 
 #define PGAIOS_DEFAULT_INTERVAL_MS 20
 
@@ -55,11 +55,7 @@ struct pgaios {
 	uint64_t              max_query_ns;    /* the slowest sample's round trip */
 	unsigned              failed;          /* samples whose query failed */
 	char                  last_error[256]; /* the last failure's message */
-	pthread_t             thread;
-	pthread_mutex_t       lock;            /* guards stop, for the wake-up */
-	pthread_cond_t        wake;
-	bool                  stop;
-	bool                  running;
+	struct ticker         ticker;
 	int                   error;           /* -errno that ended the thread, 0 */
 };
 

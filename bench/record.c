@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -146,7 +145,8 @@ static int dir_is_empty(const char *path)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    strcmp(e->d_name, RECORD_LOCK) != 0) {
 			empty = 0;
 			break;
 		}
@@ -325,38 +325,20 @@ static json_t *host_json(void)
 			 "memory_bytes", (json_int_t)pages * (json_int_t)page);
 }
 
-/* One argv element without passwords: DSNs and --flag=DSN. */
-static json_t *redacted_arg(const char *arg)
-{
-	size_t n = strlen(arg);
-	char *buf;
-	const char *eq = strchr(arg, '=');
-	size_t keep = strncmp(arg, "--", 2) == 0 && eq ? (size_t)(eq - arg) + 1 : 0;
-	json_t *j;
-
-	if (strcasestr(arg, "PGPASSWORD="))
-		return json_string("(withheld: holds PGPASSWORD)");
-	if (!strcasestr(arg, "password") && !strstr(arg, "://"))
-		return json_string(arg);
-	buf = malloc(n + 1);
-	if (!buf)
-		return NULL;
-	memcpy(buf, arg, keep);
-	record_redact_dsn(arg + keep, buf + keep, n + 1 - keep);
-	j = json_string(buf);
-	free(buf);
-	return j;
-}
-
 static json_t *argv_json(int argc, char *const argv[])
 {
 	json_t *a = json_array();
 
-	for (int i = 0; a && i < argc; i++)
-		if (json_array_append_new(a, redacted_arg(argv[i])) < 0) {
+	for (int i = 0; a && i < argc; i++) {
+		char *r = record_redact_arg(argv[i]);
+
+		if (!r || json_array_append_new(a, json_string(r)) < 0) {
+			free(r);
 			json_decref(a);
 			return NULL;
 		}
+		free(r);
+	}
 	return a;
 }
 
@@ -761,121 +743,6 @@ int record_write_csv(const char *path, const json_t *rows,
 	rc = record_write_file_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
-}
-
-/* ---- DSN redaction ---- */
-
-/* Output that never overflows; OVERFLOW says something was cut. */
-struct sink {
-	char  *out;
-	size_t len, used;
-	bool   overflow;
-};
-
-static void emit(struct sink *s, const char *p, size_t n)
-{
-	size_t room = s->len - s->used - 1;
-
-	if (n > room) {
-		s->overflow = true;
-		n = room;
-	}
-	memcpy(s->out + s->used, p, n);
-	s->used += n;
-	s->out[s->used] = '\0';
-}
-
-static bool is_password(const char *key, size_t n)
-{
-	return n == 8 && strncasecmp(key, "password", 8) == 0;
-}
-
-/* Past one value of the key=value form: 'quoted' or bare, \ escapes. */
-static const char *skip_value(const char *p)
-{
-	bool quoted = *p == '\'';
-
-	p += quoted;
-	while (*p && (quoted ? *p != '\'' : !isspace((unsigned char)*p))) {
-		if (*p == '\\' && p[1])
-			p++;
-		p++;
-	}
-	return p + (quoted && *p == '\'');
-}
-
-static void redact_keywords(const char *p, struct sink *s)
-{
-	while (*(p += strspn(p, " \t\r\n"))) {
-		const char *tok = p, *key_end;
-
-		p += strcspn(p, "= \t\r\n");
-		key_end = p;
-		p += strspn(p, " \t\r\n");
-		if (*p == '=') {
-			p += 1 + strspn(p + 1, " \t\r\n");
-			p = skip_value(p);
-		} else {
-			p = key_end;
-		}
-		if (is_password(tok, (size_t)(key_end - tok)))
-			continue;
-		if (s->used)
-			emit(s, " ", 1);
-		emit(s, tok, (size_t)(p - tok));
-	}
-}
-
-/* The query part after '?': drop password=... parameters. */
-static void redact_query(const char *q, struct sink *s)
-{
-	bool first = true;
-
-	while (*q) {
-		size_t n = strcspn(q, "&");
-
-		if (!is_password(q, strcspn(q, "=&"))) {
-			emit(s, first ? "?" : "&", 1);
-			emit(s, q, n);
-			first = false;
-		}
-		q += n + (q[n] == '&');
-	}
-}
-
-/* scheme://[user[:password]@]host.../db?params (credentials end at the
- * first '@' before any '/', as libpq reads them). */
-static void redact_uri(const char *uri, struct sink *s)
-{
-	const char *p = strstr(uri, "://") + 3;
-	const char *cred_end = p + strcspn(p, "@/");
-	const char *query;
-
-	emit(s, uri, (size_t)(p - uri));
-	if (*cred_end == '@') {
-		emit(s, p, strcspn(p, ":@"));
-		emit(s, "@", 1);
-		p = cred_end + 1;
-	}
-	query = p + strcspn(p, "?");
-	emit(s, p, (size_t)(query - p));
-	if (*query)
-		redact_query(query + 1, s);
-}
-
-int record_redact_dsn(const char *dsn, char *out, size_t len)
-{
-	struct sink s = { out, len, 0, false };
-	const char *p = dsn + strspn(dsn, " \t\r\n");
-
-	if (len == 0)
-		return -ENOSPC;
-	out[0] = '\0';
-	if (strncmp(p, "postgresql://", 13) == 0 || strncmp(p, "postgres://", 11) == 0)
-		redact_uri(p, &s);
-	else
-		redact_keywords(p, &s);
-	return s.overflow ? -ENOSPC : 0;
 }
 
 int record_folder_is(const char *dir, const char *cmd)

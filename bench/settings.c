@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -16,6 +15,7 @@
 #include "bench/pgutil.h"
 #include "bench/record.h"
 #include "bench/sqltext.h"
+#include "bench/statedir.h"
 #include "io/clock.h"
 #include "io/file.h"
 
@@ -51,44 +51,10 @@ int settings_context_of(PGconn *c, const char *name, enum settings_context *out,
 
 /* ---- the journal's file ---- */
 
-/* FNV-1a of S, to name a --dsn server's journal. */
-static unsigned long long fnv1a(const char *s)
-{
-	unsigned long long h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-/* eicbench's state folder: /var/lib/eicbench as root, else XDG's. */
-static int state_dir(char *out, size_t len)
-{
-	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char parent[PATH_MAX];
-
-	if (geteuid() == 0)
-		snprintf(parent, sizeof(parent), "/var/lib");
-	else if (xdg && *xdg)
-		snprintf(parent, sizeof(parent), "%s", xdg);
-	else if (home && *home) {
-		snprintf(parent, sizeof(parent), "%s/.local", home);
-		mkdir(parent, 0700);
-		strncat(parent, "/state", sizeof(parent) - strlen(parent) - 1);
-	} else
-		return -ENOENT;
-	mkdir(parent, 0755);
-	if ((size_t)snprintf(out, len, "%s/eicbench", parent) >= len)
-		return -ENAMETOOLONG;
-	if (mkdir(out, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int settings_journal_init(struct settings_journal *j, const struct server *s,
 			  const char *owner, char *err, size_t errlen)
 {
-	char dir[PATH_MAX - 64], dsn[1024];
+	char dsn[1024];
 	int ret;
 
 	memset(j, 0, sizeof(*j));
@@ -97,14 +63,13 @@ int settings_journal_init(struct settings_journal *j, const struct server *s,
 		snprintf(j->path, sizeof(j->path), "%s/%s", s->datadir, SETTINGS_JOURNAL);
 		return 0;
 	}
-	ret = state_dir(dir, sizeof(dir));
+	record_redact_dsn(s->dsn, dsn, sizeof(dsn));
+	ret = statedir_file("settings", dsn, ".journal", j->path, sizeof(j->path));
 	if (ret < 0) {
-		snprintf(err, errlen, "no folder to keep the settings journal of the --dsn server in (%s); set XDG_STATE_HOME or HOME",
+		snprintf(err, errlen, "no folder to keep the settings journal of the --dsn server in (%s); set EICBENCH_STATE, XDG_STATE_HOME or HOME",
 			 strerror(-ret));
 		return ret;
 	}
-	record_redact_dsn(s->dsn, dsn, sizeof(dsn));
-	snprintf(j->path, sizeof(j->path), "%s/settings-%016llx.journal", dir, fnv1a(dsn));
 	return 0;
 }
 

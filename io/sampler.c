@@ -1,5 +1,7 @@
 /*
- * sampler: the sampling thread and windows over its samples; see sampler.h.
+ * sampler: the samples, taken by an io/ticker.h thread (and at once by
+ * sampler_add_pid(), under the same lock), and windows over them; see
+ * sampler.h.
  */
 #include "io/sampler.h"
 
@@ -7,26 +9,52 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "io/clock.h"
 
-static int take(struct sampler *s)
+/* Room for one more sample. */
+static struct sampler_sample *new_sample(struct sampler *s)
 {
-	struct sampler_sample *x, *prev = s->n ? &s->samples[s->n - 1] : NULL;
-
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		void *p = realloc(s->samples, cap * sizeof(*s->samples));
 
 		if (!p)
-			return -ENOMEM;
+			return NULL;
 		s->samples = p;
 		s->cap = cap;
 	}
-	x = &s->samples[s->n];
-	memset(x, 0, sizeof(*x));
+	memset(&s->samples[s->n], 0, sizeof(s->samples[0]));
+	return &s->samples[s->n];
+}
+
+/* Pid J's CPU ticks into X; one not read yet stays 0, one that ended
+ * keeps its last reading. */
+static void take_pid(struct sampler *s, int j, struct sampler_sample *x,
+		     const struct sampler_sample *prev)
+{
+	struct proc_snap p;
+
+	if (sysstat_proc_read(s->cfg.pids[j], &p) == 0) {
+		x->utime[j] = p.utime;
+		x->stime[j] = p.stime;
+		if (s->pid_first[j] == SAMPLER_NEVER)
+			s->pid_first[j] = s->n;
+	} else if (prev && s->pid_first[j] != SAMPLER_NEVER) {
+		x->utime[j] = prev->utime[j];
+		x->stime[j] = prev->stime[j];
+	}
+}
+
+/* One sample (under the lock while the thread runs). */
+static int take(struct sampler *s)
+{
+	struct sampler_sample *x = new_sample(s), *prev;
+
+	if (!x)
+		return -ENOMEM;
+	prev = s->n ? &s->samples[s->n - 1] : NULL;	/* after new_sample() moved them */
 	for (int i = 0; i < s->cfg.ndisks; i++)
 		if (sysstat_disk_read(s->cfg.disks[i], &x->disk[i]) < 0) {
 			s->disk_missing[i] = true;
@@ -35,18 +63,8 @@ static int take(struct sampler *s)
 		}
 	if (sysstat_cpu_read(&x->cpu) < 0 && prev)
 		x->cpu = prev->cpu;
-	for (int j = 0; j < s->cfg.npids; j++) {
-		struct proc_snap p;
-
-		if (sysstat_proc_read(s->cfg.pids[j], &p) == 0) {
-			x->utime[j] = p.utime;
-			x->stime[j] = p.stime;
-		} else {
-			s->pid_missing[j] = true;
-			x->utime[j] = prev ? prev->utime[j] : 0;
-			x->stime[j] = prev ? prev->stime[j] : 0;
-		}
-	}
+	for (int j = 0; j < s->cfg.npids; j++)
+		take_pid(s, j, x, prev);
 	x->t_ns = clock_now_ns();
 	if (prev && x->t_ns - prev->t_ns > s->max_gap_ns)
 		s->max_gap_ns = x->t_ns - prev->t_ns;
@@ -54,53 +72,15 @@ static int take(struct sampler *s)
 	return 0;
 }
 
-/* Sleep until NEXT or until sampler_stop() wakes us; true when stopping. */
-static bool wait_tick(struct sampler *s, const struct timespec *next)
-{
-	bool stop;
-
-	pthread_mutex_lock(&s->lock);
-	while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, next) != ETIMEDOUT)
-		;
-	stop = s->stop;
-	pthread_mutex_unlock(&s->lock);
-	return stop;
-}
-
-static void *loop(void *arg)
+static int tick(void *arg)
 {
 	struct sampler *s = arg;
-	uint64_t step = (uint64_t)s->cfg.interval_ms * 1000000u;
-	struct timespec next;
+	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (;;) {
-		uint64_t ns = (uint64_t)next.tv_nsec + step;
-
-		next.tv_sec += (time_t)(ns / 1000000000u);
-		next.tv_nsec = (long)(ns % 1000000000u);
-		if (wait_tick(s, &next))
-			break;
-		if ((s->error = take(s)) < 0)
-			break;
-	}
-	return NULL;
-}
-
-/* The condition variable waits on CLOCK_MONOTONIC, like the ticks. */
-static int init_sync(struct sampler *s)
-{
-	pthread_condattr_t a;
-	int rc = pthread_condattr_init(&a);
-
-	if (rc == 0)
-		rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	if (rc == 0)
-		rc = pthread_cond_init(&s->wake, &a);
-	pthread_condattr_destroy(&a);
-	if (rc == 0 && (rc = pthread_mutex_init(&s->lock, NULL)) != 0)
-		pthread_cond_destroy(&s->wake);
-	return -rc;
+	pthread_mutex_lock(&s->lock);
+	rc = take(s);
+	pthread_mutex_unlock(&s->lock);
+	return s->error = rc;
 }
 
 int sampler_start(struct sampler *s, const struct sampler_cfg *cfg)
@@ -111,35 +91,60 @@ int sampler_start(struct sampler *s, const struct sampler_cfg *cfg)
 	s->cfg = *cfg;
 	if (s->cfg.interval_ms <= 0)
 		s->cfg.interval_ms = 100;
-	rc = take(s);
-	if (rc == 0)
-		rc = init_sync(s);
-	if (rc < 0)
+	if (s->cfg.npids < 0 || s->cfg.npids > SAMPLER_MAX_PIDS ||
+	    s->cfg.ndisks < 0 || s->cfg.ndisks > SAMPLER_MAX_DISKS)
+		return -EINVAL;
+	for (int j = 0; j < SAMPLER_MAX_PIDS; j++)
+		s->pid_first[j] = SAMPLER_NEVER;
+	if ((rc = take(s)) < 0)
 		return rc;
-	rc = pthread_create(&s->thread, NULL, loop, s);
-	if (rc) {
-		pthread_cond_destroy(&s->wake);
-		pthread_mutex_destroy(&s->lock);
+	if ((rc = pthread_mutex_init(&s->lock, NULL)) != 0)
 		return -rc;
-	}
 	s->running = true;
-	return 0;
+	rc = ticker_start(&s->ticker, (uint64_t)s->cfg.interval_ms * 1000000u, tick, s);
+	if (rc < 0) {
+		s->running = false;
+		pthread_mutex_destroy(&s->lock);
+	}
+	return rc;
 }
 
 void sampler_stop(struct sampler *s)
 {
 	if (!s->running)
 		return;
-	pthread_mutex_lock(&s->lock);
-	s->stop = true;
-	pthread_cond_signal(&s->wake);
-	pthread_mutex_unlock(&s->lock);
-	pthread_join(s->thread, NULL);
-	pthread_cond_destroy(&s->wake);
+	ticker_stop(&s->ticker);
 	pthread_mutex_destroy(&s->lock);
 	s->running = false;
 	if (s->error == 0)
 		s->error = take(s);
+}
+
+int sampler_add_pid(struct sampler *s, pid_t pid)
+{
+	int j, rc;
+
+	if (pid <= 0 || !s->running)
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	j = s->cfg.npids;
+	if (j == SAMPLER_MAX_PIDS) {
+		pthread_mutex_unlock(&s->lock);
+		return -ENOSPC;
+	}
+	s->cfg.pids[j] = pid;
+	s->pid_first[j] = SAMPLER_NEVER;
+	s->cfg.npids++;
+	rc = take(s);
+	pthread_mutex_unlock(&s->lock);
+	return rc < 0 ? rc : j;
+}
+
+uint64_t sampler_pid_since_ns(const struct sampler *s, int j)
+{
+	if (j < 0 || j >= s->cfg.npids || s->pid_first[j] == SAMPLER_NEVER)
+		return 0;
+	return s->samples[s->pid_first[j]].t_ns;
 }
 
 void sampler_free(struct sampler *s)
@@ -283,7 +288,7 @@ int sampler_proc_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (j < 0 || j >= s->cfg.npids || s->pid_missing[j])
+	if (j < 0 || j >= s->cfg.npids || s->pid_first[j] == SAMPLER_NEVER)
 		return -ENOENT;
 	if ((rc = window(s, &t0, &t1, &k0, &k1)) < 0)
 		return rc;

@@ -6,7 +6,8 @@
  * the usual deltas, counters interpolated linearly between the samples on
  * either side, so a phase whose start and end are known from elsewhere
  * (EXPLAIN's per-node times) gets its own device and CPU figures. Times are
- * CLOCK_MONOTONIC ns (io/clock.h). Knows nothing of PostgreSQL.
+ * CLOCK_MONOTONIC ns (io/clock.h). Processes can be added while it runs
+ * (parallel workers that start after it did). Knows nothing of PostgreSQL.
  */
 #ifndef IO_SAMPLER_H
 #define IO_SAMPLER_H
@@ -18,6 +19,7 @@
 #include <sys/types.h>
 
 #include "io/sysstat.h"
+#include "io/ticker.h"
 
 #define SAMPLER_MAX_DISKS (SYSSTAT_MAX_MEMBERS + 1)
 #define SAMPLER_MAX_PIDS  16
@@ -30,8 +32,9 @@ struct sampler_cfg {
 	int         interval_ms;                /* 0: 100 */
 };
 
-/* One sample: a device or process that could not be read keeps its last
- * value (missing is set on the sampler). */
+/* One sample: a device that could not be read keeps its last value
+ * (disk_missing is set); so does a process that ended after it was read
+ * (it uses no more CPU), while one not read yet counts 0 ticks. */
 struct sampler_sample {
 	uint64_t        t_ns;
 	struct disk_snap disk[SAMPLER_MAX_DISKS];
@@ -40,17 +43,17 @@ struct sampler_sample {
 	uint64_t        stime[SAMPLER_MAX_PIDS];
 };
 
+#define SAMPLER_NEVER ((size_t)-1)
+
 struct sampler {
-	struct sampler_cfg     cfg;
+	struct sampler_cfg     cfg;            /* npids grows with sampler_add_pid() */
 	struct sampler_sample *samples;
 	size_t                 n, cap;
 	bool                   disk_missing[SAMPLER_MAX_DISKS];
-	bool                   pid_missing[SAMPLER_MAX_PIDS];
+	size_t                 pid_first[SAMPLER_MAX_PIDS]; /* first sample that read it, or SAMPLER_NEVER */
 	uint64_t               max_gap_ns;     /* the longest time between samples */
-	pthread_t              thread;
-	pthread_mutex_t        lock;           /* guards stop, for the wake-up */
-	pthread_cond_t         wake;
-	bool                   stop;
+	struct ticker          ticker;
+	pthread_mutex_t        lock;           /* the samples and pids, while running */
 	bool                   running;
 	int                    error;          /* -errno of the thread, 0 */
 };
@@ -60,6 +63,22 @@ int sampler_start(struct sampler *s, const struct sampler_cfg *cfg);
 
 /* Take the last sample and join the thread (once; safe to call again). */
 void sampler_stop(struct sampler *s);
+
+/*
+ * Watch one more process from now on, while the sampler runs (from any
+ * thread but not during sampler_stop()): a sample is taken at once, so the
+ * pid's first reading is when it was added. Before that reading it counts 0
+ * ticks: a process that started during the run used nothing before it
+ * started, so a window over the whole run holds all its CPU time since it
+ * started (its share is over the window asked for); a process added long
+ * after it started has its earlier CPU time spread over the interval before
+ * its first reading. Its index in the pid lists, or -ENOSPC (list full),
+ * -EINVAL (pid <= 0, or the sampler not running), -ENOMEM.
+ */
+int sampler_add_pid(struct sampler *s, pid_t pid);
+
+/* The time of pid J's first reading; 0 when it never was read. */
+uint64_t sampler_pid_since_ns(const struct sampler *s, int j);
 
 void sampler_free(struct sampler *s);
 
@@ -71,7 +90,8 @@ uint64_t sampler_last_ns(const struct sampler *s);
  * Figures of the window [T0, T1] (clamped to the samples): what disk I did,
  * the CPUs, and the CPU share of pid J. -ERANGE when the window is empty or
  * shorter than two sampling intervals (too short to split by; the whole run
- * is always allowed), -ENOENT when that disk or pid could not be read.
+ * is always allowed), -ENOENT when that disk could not be read or that pid
+ * never was. Only after sampler_stop().
  */
 int sampler_disk_window(const struct sampler *s, int i, uint64_t t0, uint64_t t1,
 			struct disk_delta *out);

@@ -2,6 +2,8 @@
 # program's and io libraries (see the Makefile).
 test_blocks_DEPS = tests/fixture.o
 test_engines_DEPS = tests/fixture.o
+test_lock_DEPS = tests/fixture.o
+test_statedir_DEPS = tests/fixture.o
 test_combine_DEPS = tests/fixture.o
 test_cachecheck_DEPS = tests/fixture.o
 test_pgstats_DEPS = tests/pgresult.o

@@ -194,7 +194,7 @@ static void no_connection(void **state)
 	(void)state;
 	assert_int_equal(pgaios_start(&a, NULL, &cfg, err, sizeof(err)), -EIO);
 	assert_string_equal(err, "as the caller left it");
-	assert_false(a.running);
+	assert_false(a.ticker.running);
 	assert_int_equal(a.cfg.interval_ms, PGAIOS_DEFAULT_INTERVAL_MS);
 	pgaios_stop(&a);
 	pgaios_free(&a);

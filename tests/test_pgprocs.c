@@ -138,7 +138,7 @@ static void cpu(void **state)
 		sm.samples[k].stime[1] = (uint64_t)k * 10;
 	}
 	sm.samples[2].utime[2] = 30;
-	sm.pid_missing[4] = true;
+	sm.pid_first[4] = SAMPLER_NEVER;	/* never read */
 	j = pgprocs_cpu_json(&p, &sm, 1, 4, 0, UINT64_MAX);
 	w = json_array_get(json_object_get(j, "procs"), 0);
 	assert_int_equal(json_integer_value(json_object_get(w, "pid")), 12621);
