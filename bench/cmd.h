@@ -30,6 +30,15 @@ struct server;
  * so on stderr. 0, or -EIO when it could not be (said, with what is left). */
 int cmd_recover(const char *cmd, struct server *s);
 
+/* The command line (redacted) that names this process as a lock's holder. */
+void cmd_set_line(int argc, char *const argv[]);
+
+/* Take the lock of S's cluster, or of the result folder DIR, for the rest of
+ * the process (bench/lock.h). 0; -EINVAL when another command holds it or
+ * the lock file is unsafe (exit 2), another -errno; ERR says which. */
+int cmd_lock_cluster(const struct server *s, char *err, size_t errlen);
+int cmd_lock_folder(const char *dir, char *err, size_t errlen);
+
 /* Print "eicbench CMD: MSG" on stderr, and return cmd_exit_code(ret). */
 int cmd_fail(const char *cmd, int ret, const char *msg);
 

@@ -90,6 +90,8 @@ int cmd_compare(int argc, char **argv)
 	ret = compare_load(dirs, n, o.force, &c, err, sizeof(err));
 	if (ret == 0)
 		ret = record_dir_create(NULL, "compare", o.out, dir, sizeof(dir), err, sizeof(err));
+	if (ret == 0)
+		ret = cmd_lock_folder(dir, err, sizeof(err));
 	if (ret == -EEXIST)
 		ret = -EINVAL;
 	if (ret == 0)

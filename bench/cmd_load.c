@@ -117,6 +117,8 @@ int cmd_load(int argc, char **argv)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
 	ret = server_resolve(&o.srv, &s, err, sizeof(err));
 	if (ret == 0)
+		ret = cmd_lock_cluster(&s, err, sizeof(err));
+	if (ret == 0)
 		ret = server_ready_db(&s, err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("load", ret, err);

@@ -161,6 +161,8 @@ int probe_cmd_write_meta(const struct probe_plan *p, const struct device_info *d
 	json_t *meta = json_object();
 	int rc = record_dir_create(NULL, PROBE_CMD, p->out, dir, dirlen, err, errlen);
 
+	if (rc == 0 && (rc = cmd_lock_folder(dir, err, errlen)) == -EINVAL)
+		rc = -EEXIST;
 	if (rc < 0) {
 		json_decref(meta);
 		return rc == -EEXIST && p->out ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;

@@ -119,6 +119,8 @@ static void server_args(struct run *r, struct step *s)
 		arg(s, "--dsn"), arg(s, c->dsn);
 		if (c->restart_cmd)
 			arg(s, "--restart-cmd"), arg(s, c->restart_cmd);
+		if (c->no_record_cmd)
+			arg(s, "--no-record-cmd");
 		return;
 	}
 	arg(s, "--datadir"), arg(s, c->datadir ? c->datadir : SERVER_DEFAULT_DATADIR);
@@ -511,6 +513,11 @@ static int load_resume(struct run *r, char *err, size_t errlen)
 	char path[PATH_MAX + 16];
 	json_t *o;
 
+	int ret = cmd_lock_folder(r->o.resume, err, errlen);
+
+	if (ret < 0)
+		return ret == -ENOENT || ret == -ENOTDIR ?
+		       (snprintf(err, errlen, "--resume '%s': no such folder", r->o.resume), -EINVAL) : ret;
 	snprintf(path, sizeof(path), "%s/meta.json", r->o.resume);
 	r->meta = json_load_file(path, 0, NULL);
 	if (!r->meta || strcmp(json_string_value(json_object_get(r->meta, "command")) ?: "", "run")) {
@@ -616,6 +623,8 @@ int cmd_run(int argc, char **argv)
 		ret = record_dir_create(NULL, "run", r.o.out, r.dir, sizeof(r.dir), err, sizeof(err));
 		if (ret == -EEXIST)
 			ret = -EINVAL;
+		if (ret == 0)
+			ret = cmd_lock_folder(r.dir, err, sizeof(err));
 	}
 	if (ret < 0) {
 		json_decref(r.meta);

@@ -224,9 +224,14 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 		fprintf(stderr, "eicbench server %s: --checksums is chosen at init; a cluster keeps what init gave it\n", verb);
 		return EXIT_BAD_INPUT;
 	}
-	if (!strcmp(verb, "init"))
+	if (strcmp(verb, "init") && strcmp(verb, "status") &&
+	    (ret = cmd_lock_cluster(s, err, sizeof(err))) < 0)
+		return cmd_fail("server", ret, err);
+	if (!strcmp(verb, "init")) {
 		ret = do_init(s, o, err, sizeof(err));
-	else if (!strcmp(verb, "start")) {
+		if (ret == 0)
+			ret = cmd_lock_cluster(s, err, sizeof(err));	/* for what init goes on to do */
+	} else if (!strcmp(verb, "start")) {
 		ret = do_start(s, err, sizeof(err));
 		if (ret == 0 && cmd_recover("server", s) < 0)
 			return EXIT_RUN_FAILED;

@@ -69,6 +69,8 @@ static int resolve(const struct server_cfg *cfg, struct server *s, char *err, si
 {
 	int ret = server_resolve(cfg, s, err, errlen);
 
+	if (ret == 0)
+		ret = cmd_lock_cluster(s, err, errlen);
 	return ret < 0 ? ret : server_ready_db(s, err, errlen);
 }
 
@@ -310,6 +312,9 @@ static int write_meta(struct session *s, int argc, char **argv)
 	int ret = record_dir_create(NULL, CMD, s->o.out, s->dir, sizeof(s->dir),
 				    s->err, sizeof(s->err));
 
+	if (ret == 0)
+		ret = cmd_lock_folder(s->dir, s->err, sizeof(s->err));
+
 	if (ret < 0) {
 		json_decref(meta);
 		return ret == -EEXIST && s->o.out ? -EINVAL : ret;
@@ -342,6 +347,7 @@ static int write_record(struct session *s, const struct tpcb_result *r, int run_
 	}
 	ret = record_append(s->dir, RECORD_TRIALS, rec, err, sizeof(err));
 	json_decref(rec);
+	record_settle_owner(s->dir);	/* pgbench-style logs included */
 	if (ret < 0)
 		fprintf(stderr, "eicbench tpcb run: cannot keep the record: %s\n", err);
 	return ret;

@@ -5,8 +5,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bench/cmd.h"
+#include "bench/lock.h"
+#include "bench/record.h"
 #include "bench/settings.h"
 
 int cmd_exit_code(int ret)
@@ -36,4 +41,62 @@ int cmd_recover(const char *cmd, struct server *s)
 	if (said)
 		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 	return 0;
+}
+
+/* ---- locks ---- */
+
+#define LOCKS_MAX 32
+
+static char who[1024] = "eicbench";
+static struct lock locks[LOCKS_MAX];    /* held until the process ends */
+static int nlocks;
+
+void cmd_set_line(int argc, char *const argv[])
+{
+	if (record_redact_cmdline(argc, argv, who, sizeof(who)) < 0 && !who[0])
+		snprintf(who, sizeof(who), "eicbench");
+}
+
+static int taken(int ret)
+{
+	if (ret == -EBUSY || ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
+		return -EINVAL;
+	return ret;
+}
+
+static struct lock *next_lock(char *err, size_t errlen)
+{
+	if (nlocks == LOCKS_MAX) {
+		snprintf(err, errlen, "too many locks held by one command (%d)", LOCKS_MAX);
+		return NULL;
+	}
+	locks[nlocks] = (struct lock)LOCK_INIT;
+	return &locks[nlocks];
+}
+
+int cmd_lock_cluster(const struct server *s, char *err, size_t errlen)
+{
+	char version[PATH_MAX + 16];
+	struct lock *l;
+	int ret;
+
+	snprintf(version, sizeof(version), "%s/PG_VERSION", s->datadir);
+	if (!s->external && access(version, F_OK) < 0)
+		return 0;	/* no cluster there (yet): nothing to keep from others */
+	l = next_lock(err, errlen);
+	ret = l ? lock_cluster(s, who, l, err, errlen) : -ENOSPC;
+
+	if (ret == 0 && l->fd >= 0)
+		nlocks++;
+	return taken(ret);
+}
+
+int cmd_lock_folder(const char *dir, char *err, size_t errlen)
+{
+	struct lock *l = next_lock(err, errlen);
+	int ret = l ? lock_folder(dir, who, l, err, errlen) : -ENOSPC;
+
+	if (ret == 0 && l->fd >= 0)
+		nlocks++;
+	return taken(ret);
 }

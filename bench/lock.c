@@ -121,6 +121,45 @@ static int fail(int rc, char *err, size_t errlen, const char *what, const char *
 	return rc;
 }
 
+/* ---- locks this process holds ---- */
+
+/* A command that runs others in-process (run: server init, load, sweeps)
+ * takes the same lock again: flock would refuse a second open of the file,
+ * so a file this process holds already is granted without a second take. */
+#define HELD_MAX 32
+
+static struct { dev_t dev; ino_t ino; int fd; pid_t pid; } held[HELD_MAX];
+static int nheld;
+
+static int held_index(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	for (int i = 0; i < nheld; i++)	/* a forked child holds nothing of its own */
+		if (held[i].dev == st.st_dev && held[i].ino == st.st_ino && held[i].pid == getpid())
+			return i;
+	return -1;
+}
+
+static void held_add(int fd)
+{
+	struct stat st;
+
+	if (nheld < HELD_MAX && fstat(fd, &st) == 0)
+		held[nheld++] = (typeof(held[0])){ st.st_dev, st.st_ino, fd, getpid() };
+}
+
+static void held_remove(int fd)
+{
+	for (int i = 0; i < nheld; i++)
+		if (held[i].fd == fd) {
+			held[i] = held[--nheld];
+			return;
+		}
+}
+
 /* Take DIR/NAME for WHO; WHAT names the locked thing in messages. */
 static int lock_at(const char *dir, const char *name, const char *what, const char *who,
 		   struct lock *l, char *err, size_t errlen)
@@ -139,6 +178,10 @@ static int lock_at(const char *dir, const char *name, const char *what, const ch
 	close(dfd);
 	if (fd < 0)
 		return fail(fd, err, errlen, what, l->path);
+	if (held_index(fd) >= 0) {	/* this process holds it already */
+		close(fd);
+		return 0;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		char holder[HOLDER_MAX / 2];
@@ -154,6 +197,7 @@ static int lock_at(const char *dir, const char *name, const char *what, const ch
 	}
 	write_holder(fd, who);
 	l->fd = fd;
+	held_add(fd);
 	return 0;
 }
 
@@ -242,6 +286,7 @@ void lock_release(struct lock *l)
 {
 	if (l->fd < 0)
 		return;
+	held_remove(l->fd);
 	(void)!ftruncate(l->fd, 0);
 	close(l->fd);
 	l->fd = -1;

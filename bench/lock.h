@@ -13,7 +13,9 @@
  * in a directory another user owns; as root the file is given to the
  * directory's owner). The descriptor is close-on-exec, so programs run by
  * the holder never keep the lock; a child forked without exec keeps it
- * until it exits too.
+ * until it exits too. A lock this process holds already is granted again
+ * (L then not held: its release leaves the first holder's lock), so a
+ * command may run others in-process.
  */
 #ifndef BENCH_LOCK_H
 #define BENCH_LOCK_H

@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 		printf("eicbench %s\n", EICBENCH_VERSION);
 		return 0;
 	}
+	cmd_set_line(argc, argv);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);

@@ -2,6 +2,7 @@
  * plot: find a gnuplot script and run it, bounded; see plot.h.
  */
 #include "bench/plot.h"
+#include "bench/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +75,20 @@ static int bounded_wait(pid_t pid)
 	return -ETIMEDOUT;
 }
 
+/* The plots and the log in the folder of LOG given to the folder's user. */
+static void settle(const char *log)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", log);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		record_settle_owner(slash == dir ? "/" : dir);
+	}
+}
+
 int plot_run(const char *script, char *const args[], const char *log,
 	     char *msg, size_t msglen)
 {
@@ -96,6 +111,7 @@ int plot_run(const char *script, char *const args[], const char *log,
 	st = bounded_wait(pid);
 	if (st == 0 || st == 127)
 		unlink(log);
+	settle(log);
 	if (st == 0)
 		return 0;
 	if (st == 127)

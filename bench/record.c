@@ -71,6 +71,68 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+
+/* ---- whose the files are ---- */
+
+/* As root under sudo, the user who ran sudo (SUDO_UID, SUDO_GID): results
+ * are theirs, so that a later report without root can read and remove
+ * them. 0 with the ids, else -1 (files stay the process's). */
+static int invoker(uid_t *uid, gid_t *gid)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	char *end;
+	unsigned long a, b;
+
+	if (geteuid() != 0 || !u || !g || !*u || !*g)
+		return -1;
+	errno = 0;
+	a = strtoul(u, &end, 10);
+	if (*end || errno || a == 0 || a > 0x7fffffffUL)
+		return -1;
+	b = strtoul(g, &end, 10);
+	if (*end || errno || b > 0x7fffffffUL)
+		return -1;
+	*uid = (uid_t)a;
+	*gid = (gid_t)b;
+	return 0;
+}
+
+static void give_fd(int fd)
+{
+	uid_t u;
+	gid_t g;
+
+	if (invoker(&u, &g) == 0)
+		(void)!fchown(fd, u, g);
+}
+
+static void give_path(const char *path)
+{
+	uid_t u;
+	gid_t g;
+
+	if (invoker(&u, &g) == 0)
+		(void)!lchown(path, u, g);
+}
+
+int record_settle_owner(const char *dir)
+{
+	uid_t u;
+	gid_t g;
+	DIR *d;
+	struct dirent *e;
+
+	if (invoker(&u, &g) < 0)
+		return 0;
+	if (!(d = opendir(dir)))
+		return -errno;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			(void)!fchownat(dirfd(d), e->d_name, u, g, AT_SYMLINK_NOFOLLOW);
+	closedir(d);
+	return 0;
+}
+
 /*
  * Written relative to the folder's descriptor: the temporary file is made
  * with O_EXCL | O_NOFOLLOW (a link planted under its name is refused, never
@@ -97,6 +159,8 @@ int record_write_file_atomic(const char *path, const void *data, size_t len,
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		rc = -errno;
+	else
+		give_fd(fd);
 	if (rc == 0)
 		rc = write_all(fd, data, len);
 	if (rc == 0 && fsync(fd) < 0)
@@ -128,7 +192,9 @@ static int make_dirs(const char *path)
 		char c = *p;
 
 		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		if (mkdir(buf, 0755) == 0)
+			give_path(buf);
+		else if (errno != EEXIST)
 			return -errno;
 		*p = c;
 		if (c == '\0')
@@ -194,8 +260,10 @@ static int try_dir(const char *parent, const char *stamp, const char *command,
 
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	if (mkdir(path, 0755) == 0)
+	if (mkdir(path, 0755) == 0) {
+		give_path(path);
 		return 0;
+	}
 	return errno == EEXIST ? 1 : -errno;
 }
 
@@ -488,7 +556,9 @@ int record_append(const char *dir, const char *file, const json_t *obj,
 		snprintf(err, errlen, "%s: a record must be a JSON object", path);
 		return -EINVAL;
 	}
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		give_fd(fd);
 	rc = fd < 0 ? -errno : cut_torn_tail(fd);
 	if (rc == 0)
 		rc = append_line(fd, line, len);

@@ -83,6 +83,11 @@ int record_append(const char *dir, const char *file, const json_t *obj,
  * describes it while 0 is returned. A bad line before that is -EINVAL naming
  * its line number; a missing file is -ENOENT.
  */
+/* As root under sudo, give every entry of DIR (not below) to the user who
+ * ran sudo (SUDO_UID, SUDO_GID), as the record writers do with their own
+ * files: for files other programs wrote there (plots, logs). 0 or -errno. */
+int record_settle_owner(const char *dir);
+
 /* Is DIR's meta.json that of the command CMD ("run", "confsweep")? */
 int record_folder_is(const char *dir, const char *cmd);
 

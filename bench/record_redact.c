@@ -397,12 +397,32 @@ char *record_redact_arg(const char *arg)
 	return s.out;
 }
 
+/* --no-record-cmd anywhere on the command line: the restart command's
+ * value is left out whole. */
+static bool hide_restart_cmd(int argc, char *const argv[])
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--no-record-cmd"))
+			return true;
+	return false;
+}
+
+#define NOT_RECORDED "(not recorded: --no-record-cmd)"
+
 char **record_redact_argv(int argc, char *const argv[])
 {
 	char **v = calloc(argc > 0 ? (size_t)argc + 1 : 1, sizeof(*v));
+	bool hide = hide_restart_cmd(argc, argv);
 
 	for (int i = 0; v && i < argc; i++)
-		if (!(v[i] = record_redact_arg(argv[i]))) {
+		if (hide && i > 0 && !strcmp(argv[i - 1], "--restart-cmd"))
+			v[i] = strdup(NOT_RECORDED);
+		else if (hide && !strncmp(argv[i], "--restart-cmd=", 14))
+			v[i] = strdup("--restart-cmd=" NOT_RECORDED);
+		else
+			v[i] = record_redact_arg(argv[i]);
+	for (int i = 0; v && i < argc; i++)
+		if (!v[i]) {
 			record_redact_argv_free(v);
 			return NULL;
 		}
@@ -435,20 +455,19 @@ static void emit_word(struct sink *s, const char *arg)
 int record_redact_cmdline(int argc, char *const argv[], char *out, size_t len)
 {
 	struct sink s = { .out = out, .len = len };
+	char **v;
 
 	if (len == 0)
 		return -ENOSPC;
 	out[0] = '\0';
+	if (!(v = record_redact_argv(argc, argv)))
+		return -ENOMEM;
 	for (int i = 0; i < argc; i++) {
-		char *r = record_redact_arg(argv[i]);
-
-		if (!r)
-			return -ENOMEM;
 		if (i)
 			emit(&s, " ", 1);
-		emit_word(&s, r);
-		free(r);
+		emit_word(&s, v[i]);
 	}
+	record_redact_argv_free(v);
 	return s.overflow ? -ENOSPC : 0;
 }
 

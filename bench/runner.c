@@ -397,6 +397,9 @@ static int prepare_server(struct runner *r, char *err, size_t errlen)
 {
 	int ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
 
+	if (ret == 0)
+		ret = cmd_lock_cluster(&r->srv, err, errlen);
+
 	if (ret == 0 && r->srv.external && !r->srv.restart_cmd[0] && !r->cfg.warm) {
 		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
 		return -EINVAL;
@@ -429,8 +432,16 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 
 	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : random_seed();
 
-	if (r->cfg.resume)
-		ret = runner_meta_resume(r, err, errlen);
+	if (r->cfg.resume) {
+		ret = cmd_lock_folder(r->cfg.resume, err, errlen);
+		if (ret == -ENOENT || ret == -ENOTDIR) {
+			snprintf(err, errlen, "--resume '%s': no such folder; give the folder of an interrupted %s",
+				 r->cfg.resume, r->cfg.command);
+			ret = -EINVAL;
+		}
+		if (ret == 0)
+			ret = runner_meta_resume(r, err, errlen);
+	}
 	else if (r->cfg.steps)
 		ret = sweep_plan_steps(&r->plan, &r->cfg.grid, r->cfg.steps, r->cfg.runs, seed, err, errlen);
 	else
@@ -447,11 +458,13 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 		ret = record_dir_create(NULL, r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
 		if (ret == -EEXIST && r->cfg.out)
 			ret = -EINVAL;	/* the folder the user named is taken */
+		if (ret == 0)
+			ret = cmd_lock_folder(r->dir, err, errlen);
 	}
 	if (ret == 0 && !r->resumed)
 		ret = runner_meta_write(r, argc, argv, err, errlen);
 	else if (ret == 0)
-		runner_meta_device(r);	/* only the device to watch */
+		json_decref(runner_meta_device(r));	/* only the device to watch */
 	return ret;
 }
 

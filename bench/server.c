@@ -26,6 +26,7 @@
 
 #include "bench/pgbin.h"
 #include "bench/pgutil.h"
+#include "bench/record.h"
 #include "io/cache.h"
 #include "io/clock.h"
 
@@ -461,8 +462,11 @@ static int resolve_external(const struct server_cfg *cfg, struct server *s,
 	snprintf(copy, sizeof(copy), "%s", cfg->restart_cmd);
 	if (strlen(cfg->restart_cmd) >= sizeof(copy) ||
 	    server_split_argv(copy, argv, 64) <= 0) {
+		char *shown = cfg->no_record_cmd ? NULL : record_redact_arg(cfg->restart_cmd);
+
 		snprintf(err, errlen, "--restart-cmd '%s': give a command and its arguments (quotes group words; no shell)",
-			 cfg->restart_cmd);
+			 shown ? shown : "(not shown: --no-record-cmd)");
+		free(shown);
 		return -EINVAL;
 	}
 	if (find_program(argv[0], prog, sizeof(prog)) < 0) {
@@ -1093,7 +1097,13 @@ PGconn *server_connect(const struct server *s, const char *dbname,
 		PQsetNoticeProcessor(c, quiet_notice, NULL);
 		return c;
 	}
-	snprintf(err, errlen, "cannot connect: %s", c ? PQerrorMessage(c) : "out of memory");
+	{
+		char said[1024] = "out of memory";
+
+		if (c)	/* libpq may echo the connection string, secrets and all */
+			record_redact_message(PQerrorMessage(c), s->external ? s->dsn : NULL, said, sizeof(said));
+		snprintf(err, errlen, "cannot connect: %s", said);
+	}
 	PQfinish(c);
 	return NULL;
 }
@@ -1201,8 +1211,11 @@ static int restart_external(struct server *s, char *err, size_t errlen)
 		argv[0] = prog;
 	ret = run_prog(s, 0, argv, out, sizeof(out), s->timeout_s);
 	if (ret != 0) {
+		char said[sizeof(out)];
+
+		record_redact_message(out, s->dsn, said, sizeof(said));
 		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
-			 ret < 0 ? "error " : "exit status ", ret, out);
+			 ret < 0 ? "error " : "exit status ", ret, said);
 		return ret < 0 ? ret : -EIO;
 	}
 	return 0;

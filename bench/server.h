@@ -30,6 +30,7 @@ struct server_cfg {
 	const char *listen;
 	const char *dsn;
 	const char *restart_cmd;
+	bool        no_record_cmd;  /* --no-record-cmd: the restart command kept out of records */
 	long long   port;
 	long long   pg;             /* --pg MAJOR, 0 when not given */
 	double      timeout_s;
@@ -53,6 +54,8 @@ struct server_cfg {
 	  NULL, "use an existing server instead of the managed cluster" }, \
 	{ "restart-cmd", OPT_STR, offsetof(type, m.restart_cmd), 0, 0, "CMD", \
 	  NULL, "command that restarts the --dsn server (run as argv, no shell)" }, \
+	{ "no-record-cmd", OPT_FLAG, offsetof(type, m.no_record_cmd), 0, 0, NULL, \
+	  NULL, "keep the --restart-cmd out of every record and message (else what looks like a secret in it is masked)" }, \
 	{ "timeout", OPT_SECONDS, offsetof(type, m.timeout_s), 0, 0, "SECS", \
 	  "120s", "bound on every wait for the server" }
 

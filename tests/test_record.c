@@ -148,6 +148,50 @@ static void test_explicit_out(void **state)
 	free(kept);
 }
 
+/* As root under sudo, folders, records and other files end up the user's. */
+static void test_owner_under_sudo(void **state)
+{
+	struct tmp *t = *state;
+	char out[512], path[PATH_MAX], f[PATH_MAX + 32];
+	struct stat st;
+	json_t *o = json_pack("{s:i}", "a", 1);
+
+	if (geteuid() != 0) {
+		json_decref(o);
+		skip();
+	}
+	setenv("SUDO_UID", "65534", 1);
+	setenv("SUDO_GID", "65533", 1);
+	snprintf(out, sizeof(out), "%s/made/here", t->dir);
+	assert_int_equal(record_dir_create(NULL, "run", out, path, sizeof(path), t->err, sizeof(t->err)), 0);
+	assert_int_equal(stat(out, &st), 0);
+	assert_true(st.st_uid == 65534 && st.st_gid == 65533);
+	snprintf(f, sizeof(f), "%s/made", t->dir);
+	assert_int_equal(stat(f, &st), 0);
+	assert_int_equal(st.st_uid, 65534);
+	assert_int_equal(record_append(out, RECORD_TRIALS, o, t->err, sizeof(t->err)), 0);
+	assert_int_equal(record_meta_write(out, o, t->err, sizeof(t->err)), 0);
+	write_text(out, "plot.svg", "<svg/>", "w");
+	snprintf(f, sizeof(f), "%s/plot.svg", out);
+	assert_int_equal(stat(f, &st), 0);
+	assert_int_equal(st.st_uid, 0);
+	assert_int_equal(record_settle_owner(out), 0);
+	const char *const names[] = { RECORD_TRIALS, RECORD_META, "plot.svg" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(f, sizeof(f), "%s/%s", out, names[i]);
+		assert_int_equal(stat(f, &st), 0);
+		assert_true(st.st_uid == 65534 && st.st_gid == 65533);
+	}
+	/* Without sudo's variables, root's files stay root's. */
+	unsetenv("SUDO_UID");
+	snprintf(out, sizeof(out), "%s/mine", t->dir);
+	assert_int_equal(record_dir_create(NULL, "run", out, path, sizeof(path), t->err, sizeof(t->err)), 0);
+	assert_int_equal(stat(out, &st), 0);
+	assert_int_equal(st.st_uid, 0);
+	unsetenv("SUDO_GID");
+	json_decref(o);
+}
+
 /* ---- trials.jsonl ---- */
 
 static void append_n(struct tmp *t, int from, int to)
@@ -652,6 +696,28 @@ static const struct {
 	{ "", "host=h password=x", "" },
 };
 
+/* --no-record-cmd: the restart command is left out whole, in both forms. */
+static void test_no_record_cmd(void **state)
+{
+	char *const with[] = { "eicbench", "sweep", "--dsn", "host=h", "--restart-cmd",
+		"ssh db sudo systemctl restart postgresql", "--no-record-cmd", NULL };
+	char *const eq[] = { "eicbench", "sweep", "--restart-cmd=ssh db restart", "--no-record-cmd", NULL };
+	char *const without[] = { "eicbench", "sweep", "--restart-cmd", "ssh db restart", NULL };
+	char line[512];
+	char **v;
+
+	(void)state;
+	assert_int_equal(record_redact_cmdline(7, with, line, sizeof(line)), 0);
+	assert_null(strstr(line, "systemctl"));
+	assert_non_null(strstr(line, "--restart-cmd '(not recorded: --no-record-cmd)' --no-record-cmd"));
+	v = record_redact_argv(4, eq);
+	assert_non_null(v);
+	assert_string_equal(v[2], "--restart-cmd=(not recorded: --no-record-cmd)");
+	record_redact_argv_free(v);
+	assert_int_equal(record_redact_cmdline(4, without, line, sizeof(line)), 0);
+	assert_non_null(strstr(line, "'ssh db restart'"));
+}
+
 static void test_redact_message(void **state)
 {
 	char out[512];
@@ -704,6 +770,7 @@ int main(void)
 		T(test_stamped_folders),
 		T(test_bad_command_names),
 		T(test_explicit_out),
+		T(test_owner_under_sudo),
 		T(test_append_and_load),
 		T(test_torn_last_line),
 		T(test_torn_only_line),
@@ -720,6 +787,7 @@ int main(void)
 		T(test_redact_keeps_what_libpq_reads),
 		T(test_redact_arg),
 		T(test_redact_argv_and_cmdline),
+		T(test_no_record_cmd),
 		T(test_redact_message),
 		T(test_redact_libpq_messages),
 	};

@@ -83,4 +83,22 @@ same "and its records say so" "$(jq -r .cold_times.method "$T/s3/trials.jsonl")"
 q "DROP TABLE far_t" >/dev/null; q "DROP TABLESPACE far" >/dev/null
 held
 
+# 4. Two commands on one cluster, and on one result folder, at once: the
+#    second is refused naming the first, which finishes untouched.
+fault "two commands at once"
+"$EB" sweep --datadir "$D" --eic 0,1 --runs 2 --no-cache-check --out "$T/s4" >/dev/null 2>&1 &
+sp=$!
+wait_for "$T/s4/trials.jsonl" 1
+fails 2 "the cluster in $D is in use: held by pid $sp, .*eicbench sweep --datadir" "a load meanwhile is refused, naming the sweep" \
+	"$EB" load --datadir "$D" --rows 300000 --force
+fails 2 "is in use: held by pid $sp" "so is a server stop" "$EB" server stop --datadir "$D"
+fails 2 "the result folder $T/s4 is in use: held by pid $sp" "a resume of the same folder is refused" \
+	"$EB" sweep --resume "$T/s4"
+wait $sp
+same "the sweep finished" "$?" 0
+same "its four trials, once each" "$(jq -r .trial_key "$T/s4/trials.jsonl" | sort -u | wc -l),$(wc -l <"$T/s4/trials.jsonl")" "4,4"
+same "the data set whole" "$(q 'select count(*) from test')" 300001
+ok "the lock went with the sweep: the next command runs" "$EB" server restart --datadir "$D"
+held
+
 echo "# faults injected: $injected, survived: $survived"
