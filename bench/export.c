@@ -34,8 +34,9 @@ static void folder_id(const char *dir, const char *parent_id, char *out, size_t 
 	n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
-	snprintf(out, len, "%s%s%s", parent_id ? parent_id : "", parent_id ? "/" : "",
-		 strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy);
+	if ((size_t)snprintf(out, len, "%s%s%s", parent_id ? parent_id : "", parent_id ? "/" : "",
+			     strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy) >= len)
+		out[len - 1] = '\0';	/* cut: ids are far shorter than PATH_MAX */
 }
 
 /* A number as text for a parameter, or NULL (SQL NULL) when absent. */

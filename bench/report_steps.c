@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,21 @@ static void summarize(struct steps_report *s)
 	free(buf);
 }
 
+/* Append to BUF (LEN bytes, *USED of them taken), cutting at its end. */
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= len - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used += (size_t)n < len - *used ? (size_t)n : len - 1 - *used;
+}
+
 /* What each step set that the one before it did not (the file's order). */
 static void changes(struct steps_report *s)
 {
@@ -166,21 +182,21 @@ static void changes(struct steps_report *s)
 	for (int k = 0; k < s->ng; k++) {
 		const json_t *e = json_array_get(steps, (size_t)k);
 		const json_t *set = json_object_get(e, "settings"), *v;
-		size_t used = 0;
+		char *out = s->g[k].changed;
+		size_t used = 0, len = sizeof(s->g[k].changed);
 		const char *name;
 
+		out[0] = '\0';
+		if (!e) {
+			append(out, len, &used, "%s", s->g[k].name);
+			continue;
+		}
 		json_object_foreach((json_t *)set, name, v)
 			if (!json_equal(v, json_object_get(json_object_get(prev, "settings"), name)))
-				used += (size_t)snprintf(s->g[k].changed + used, used < sizeof(s->g[k].changed) ?
-							 sizeof(s->g[k].changed) - used : 0, "%s%s = %s",
-							 used ? ", " : "", name, json_string_value(v) ?: "");
+				append(out, len, &used, "%s%s = %s", used ? ", " : "", name, json_string_value(v) ?: "");
 		json_object_foreach(json_object_get(prev, "settings"), name, v)
 			if (!json_object_get(set, name))
-				used += (size_t)snprintf(s->g[k].changed + used, used < sizeof(s->g[k].changed) ?
-							 sizeof(s->g[k].changed) - used : 0, "%s%s as before the sweep",
-							 used ? ", " : "", name);
-		if (!e)
-			snprintf(s->g[k].changed, sizeof(s->g[k].changed), "%s", s->g[k].name);
+				append(out, len, &used, "%s%s as before the sweep", used ? ", " : "", name);
 		prev = e;
 	}
 }
