@@ -46,14 +46,23 @@ static void side_label(struct compare_side *s)
 	const json_t *m = s->reports[0].meta;
 	const char *dev = report_str_at(m, "device", "name"), *fs = report_str_at(m, "device", "fstype");
 	const char *v = report_str_at(m, "server", "version");
+	const char *ck = report_str_at(json_object_get(m, "server"), "settings", "data_checksums");
+	const char *im = report_str_at(json_object_get(m, "server"), "settings", "io_method");
 	long ra = (long)report_num_at(m, "device.read_ahead_kb");
-	char extra[64] = "";
+	char extra[64] = "", pg[96] = "";
 
 	if (ra > 0)
 		snprintf(extra, sizeof(extra), ", read_ahead_kb %ld", ra);
-	snprintf(s->label, sizeof(s->label), "%c: %s (%s%s%s%s; PostgreSQL %.*s)", s->letter, s->dir,
+	if (ck)		/* checksums cost CPU on every read: 18 turns them on by default */
+		snprintf(pg, sizeof(pg), ", data checksums %s", ck);
+	for (size_t i = 0; im && i < s->reports[0].nsettings; i++)
+		if (!strcmp(s->reports[0].settings[i].name, "io_method"))
+			im = NULL;	/* varied: each line says its own */
+	if (im)
+		snprintf(pg + strlen(pg), sizeof(pg) - strlen(pg), ", io_method %s", im);
+	snprintf(s->label, sizeof(s->label), "%c: %s (%s%s%s%s; PostgreSQL %.*s%s)", s->letter, s->dir,
 		 dev ? dev : "device unknown", fs ? " " : "", fs ? fs : "", extra,
-		 v ? (int)strcspn(v, " ") : 15, v ? v : "version unknown");
+		 v ? (int)strcspn(v, " ") : 15, v ? v : "version unknown", pg);
 }
 
 static int load_side(struct compare_side *s, const char *dir, char *err, size_t errlen)
@@ -269,6 +278,14 @@ static const char *verdict(const struct stats_interval *ci)
 	return "same";
 }
 
+/* The text width of line L's name column: the name in full. */
+static int name_width(const struct compare_query *q, int l)
+{
+	int n = (int)strlen(q->lines[l].name);
+
+	return n > 12 ? n : 12;
+}
+
 static void put_header(const struct compare *c, const struct compare_query *q, FILE *out, int md)
 {
 	const struct report *r0 = line_report(c, &q->lines[0]);
@@ -277,7 +294,10 @@ static void put_header(const struct compare *c, const struct compare_query *q, F
 		q->name, r0->heap_phase ? "heap phase" : "execution time");
 	fprintf(out, md ? "| %s |" : "%-24s", r0->settings[r0->swept].name);
 	for (int l = 0; l < q->nlines; l++) {
-		fprintf(out, md ? " %s ms | interval |" : "  %12.12s ms  %15s", q->lines[l].name, "interval");
+		if (md)
+			fprintf(out, " %s ms | interval |", q->lines[l].name);
+		else
+			fprintf(out, "  %*s ms  %15s", name_width(q, l), q->lines[l].name, "interval");
 		if (l > 0) {
 			char head[64];
 
@@ -311,10 +331,14 @@ static void put_row(const struct compare *c, const struct compare_query *q, cons
 			snprintf(rs, sizeof(rs), "%.2f (%.2f-%.2f)", ratio, ci.lo, ci.hi);
 			vd = verdict(&ci);
 		}
-		if (g)
-			fprintf(out, md ? " %.1f | %s |" : "  %15.1f  %15s", g->median_ms, iv);
+		if (md && g)
+			fprintf(out, " %.1f | %s |", g->median_ms, iv);
+		else if (md)
+			fprintf(out, " - | - |");
+		else if (g)
+			fprintf(out, "  %*.1f  %15s", name_width(q, l) + 3, g->median_ms, iv);
 		else
-			fprintf(out, md ? " - | - |" : "  %15s  %15s", "-", "-");
+			fprintf(out, "  %*s  %15s", name_width(q, l) + 3, "-", "-");
 		if (l > 0)
 			fprintf(out, md ? " %s | %s |" : "  %17s  %7s", rs, vd);
 	}
@@ -345,20 +369,24 @@ static void put_beyond(const struct compare *c, const struct compare_query *q,
 		       const char **values, size_t nv, FILE *out)
 {
 	for (int l = 1; l < q->nlines; l++) {
-		int any = 0;
+		int any = 0, same = 0;
 
 		fprintf(out, "%s against %s:", q->lines[l].name, q->lines[0].name);
 		for (size_t i = 0; i < nv; i++) {
 			struct stats_interval ci;
 			double ratio;
 
-			if (ratio_at(c, q, l, values[i], &ratio, &ci) < 0 || !strcmp(verdict(&ci), "same"))
+			if (ratio_at(c, q, l, values[i], &ratio, &ci) < 0)
 				continue;
+			if (!strcmp(verdict(&ci), "same")) {
+				same++;
+				continue;
+			}
 			fprintf(out, "%s at %s %.2fx the time (%.2f-%.2f)", any ? "," : "", values[i], ratio, ci.lo, ci.hi);
 			any = 1;
 		}
-		fprintf(out, any ? "; at the other values the interval holds 1.\n" :
-			" no difference beyond the intervals at any value.\n");
+		fprintf(out, !any ? " no difference beyond the intervals at any value.\n" :
+			same ? "; at the other values measured by both the interval holds 1.\n" : ".\n");
 	}
 }
 

@@ -604,17 +604,6 @@ void report_free(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-long report_convert_pre13(int old)
-{
-	double sum = 0;
-
-	if (old < 0 || old > REPORT_PRE13_MAX)
-		return -1;
-	for (int n = 1; n <= old; n++)
-		sum += (double)old / n;
-	return lround(sum);
-}
-
 const char *report_series_label(const struct report *r, size_t s, char *buf, size_t len)
 {
 	const struct report_group *g = &r->groups[r->series[s].first];

@@ -24,7 +24,6 @@
 #define REPORT_RESAMPLES    4000     /* bootstrap resamples of a speedup */
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
-#define REPORT_PRE13_MAX    1000     /* the setting's maximum, before and after 13 */
 
 #define REPORT_SUMMARY_CSV  "summary.csv"
 #define REPORT_MD           "report.md"
@@ -124,7 +123,6 @@ void report_free(struct report *r);
 
 /* A pre-13 ("spindles") value as today's prefetch distance in pages:
  * round(sum_{n=1..old} old/n). -1 when OLD is outside 0..1000. */
-long report_convert_pre13(int old);
 
 /* The value of setting S in group G. */
 const char *report_value(const struct report *r, const struct report_group *g, size_t s);
@@ -177,6 +175,23 @@ int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen);
 /* ---- shared by the report_*.c files ---- */
 
 /* "850 ms", "4.29 s", "16.3 s" (n/a when not finite) into BUF. */
+/* A query's series side by side (bench/report_across.c): each series'
+ * fastest median against the query's fastest, and the series to recommend. */
+#define REPORT_MAX_ACROSS 16
+struct report_across {
+	size_t n;                                   /* the query's series (0 or 1: nothing to compare) */
+	size_t series[REPORT_MAX_ACROSS];           /* indices into report.series */
+	double ratio[REPORT_MAX_ACROSS];            /* its fastest median / the query's fastest */
+	struct stats_interval ci[REPORT_MAX_ACROSS];
+	int    indist[REPORT_MAX_ACROSS];           /* that interval holds 1 */
+	size_t best;                                /* index into series[]: the fastest */
+	size_t pick;                                /* index recommended, REPORT_NONE: none (1 run) */
+	int    kept_own;                            /* the pick is the server's own value, not the fastest */
+	size_t setting;                             /* the setting telling them apart, or REPORT_NONE */
+	size_t min_runs;
+};
+int report_across(const struct report *r, size_t query, struct report_across *a);
+
 const char *report_fmt_ms(char *buf, size_t len, double ms);
 
 /* Fill ERR from FMT; returns -EINVAL. */

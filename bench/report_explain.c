@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench/report.h"
+#include "bench/semantics.h"
 
 #define SHRUNK 0.25       /* requests "much smaller": under a quarter of those at 0 */
 
@@ -368,6 +369,51 @@ static void explain_volume(FILE *f, const struct report *r, size_t z, const size
 		at0, hi);
 }
 
+/* A size setting as the server shows it ("128kB", "1MB", "8") in KiB; NAN
+ * when it is none of those. Bare numbers are 8 kB blocks. */
+static double setting_kib(const char *v)
+{
+	char *end;
+	double x = v ? strtod(v, &end) : NAN;
+
+	if (!v || end == v || x < 0)
+		return NAN;
+	if (!*end)
+		return x * 8;
+	if (!strcmp(end, "kB"))
+		return x;
+	if (!strcmp(end, "MB"))
+		return x * 1024;
+	return NAN;
+}
+
+/* On 18, requests at 0 (AT0 KiB) no larger than io_combine_limit, where
+ * the device's readahead would have made them larger? */
+static bool combined_at0(const struct report *r, double at0)
+{
+	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", "io_combine_limit");
+	double limit = setting_kib(v);
+	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+
+	return r->version_num >= 180000 && !isnan(limit) && !isnan(at0) && ra > 0 &&
+	       at0 <= limit * 1.25 && ra >= 2 * limit;
+}
+
+/* Then say it: the read stream's combined reads, without readahead. */
+static void explain_combined(FILE *f, const struct report *r, double at0)
+{
+	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", "io_combine_limit");
+	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+	char a[32];
+
+	if (!combined_at0(r, at0))
+		return;
+	double limit = setting_kib(v);
+
+	fprintf(f, " At 0 the requests were no larger than io_combine_limit (%s): the read stream's combined reads of up to %s, with no sign of the kernel's readahead (read_ahead_kb %ld), which would have made them larger. With io_combine_limit = 1 the reads are single blocks again, which readahead can follow; --set io_combine_limit=1,%s tells whether that is faster here.",
+		v, fmt_kib(a, sizeof(a), limit), ra, v);
+}
+
 static void explain_requests(FILE *f, const struct report *r, const struct report_series *se,
 			     const size_t *idx, size_t n, size_t off, size_t vol_off)
 {
@@ -392,6 +438,7 @@ static void explain_requests(FILE *f, const struct report *r, const struct repor
 	} else
 		fprintf(f, "%s.", hi <= at0 * 2 && lo >= at0 / 2 ?
 			": prefetching did not change how the device was read" : "");
+	explain_combined(f, r, at0);
 }
 
 static void explain_plan(FILE *f, const struct report *r, const struct report_series *se,
@@ -492,6 +539,8 @@ static void explain_readahead(FILE *f, const struct report *r, const struct repo
 
 	if (ra <= 0 || z == REPORT_NONE)
 		return;
+	if (combined_at0(r, isnan(r->groups[z].heap_req_kib) ? r->groups[z].avg_req_kib : r->groups[z].heap_req_kib))
+		return;		/* said with the requests: readahead did not show */
 	fprintf(f, " At 0 only the kernel's readahead reads ahead; here read_ahead_kb is %ld", ra);
 	if (ra >= 4 * 128 || ra <= 128 / 4)
 		fprintf(f, ", %s the usual default of 128: the result at 0 may not carry over to a machine with the default", ra > 128 ? "far above" : "far below");
@@ -507,8 +556,8 @@ static void explain_pre13_values(FILE *f, const struct report *r)
 
 	fprintf(f, " Here that made ");
 	for (size_t i = 0; i < s->nvalues; i++, sep = ", ")
-		if (!isnan(s->num[i]) && s->num[i] >= 0 && s->num[i] <= REPORT_PRE13_MAX)
-			fprintf(f, "%s%s -> %ld", sep, s->values[i], report_convert_pre13((int)s->num[i]));
+		if (!isnan(s->num[i]) && s->num[i] >= 0 && s->num[i] <= SEMANTICS_PRE13_MAX)
+			fprintf(f, "%s%s -> %ld", sep, s->values[i], semantics_convert_pre13((int)s->num[i]));
 	fprintf(f, " pages.");
 }
 
@@ -538,9 +587,9 @@ static void explain_old_post(FILE *f)
 		fprintf(f, "%s%d", i == 0 ? "" : i + 1 == n ? " and " : ", ", post[i]);
 	fprintf(f, " on 9.6 are distances of about ");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%ld", i == 0 ? "" : i + 1 == n ? " and " : ", ", report_convert_pre13(post[i]));
+		fprintf(f, "%s%ld", i == 0 ? "" : i + 1 == n ? " and " : ", ", semantics_convert_pre13(post[i]));
 	fprintf(f, " pages in the terms of 13 and later, where %d is the maximum: a converted value above it cannot be set, %d is the closest.",
-		REPORT_PRE13_MAX, REPORT_PRE13_MAX);
+		SEMANTICS_PRE13_MAX, SEMANTICS_PRE13_MAX);
 }
 
 static void explain_semantics(FILE *f, const struct report *r)
@@ -603,6 +652,55 @@ static int add_para(json_t *out, para_fn fn, const struct report *r, size_t s,
 	return ret;
 }
 
+/* The query's series side by side: each one's fastest against the
+ * query's fastest, and which to run with (bench/report_across.c). */
+static void para_across(FILE *f, const struct report *r, size_t q, const size_t *idx, size_t n)
+{
+	struct report_across a;
+	char lab[256], t[32], setting[160];
+	const struct report_group *best;
+
+	(void)idx, (void)n;
+	if (report_across(r, q, &a) < 0 || a.n < 2)
+		return;
+	best = &r->groups[r->series[a.series[a.best]].fastest];
+	if (a.setting != REPORT_NONE)
+		snprintf(setting, sizeof(setting), "%s", r->settings[a.setting].name);
+	else
+		snprintf(setting, sizeof(setting), "the other settings");
+	fprintf(f, "Across %s%s%s: the fastest was %s with %s = %s, %s.", setting,
+		r->nqueries > 1 ? ", query " : "", r->nqueries > 1 ? r->queries[q] : "",
+		report_series_label(r, a.series[a.best], lab, sizeof(lab)), r->settings[r->swept].name,
+		report_value(r, best, r->swept), report_fmt_ms(t, sizeof(t), best->median_ms));
+	for (size_t k = 0; k < a.n; k++) {
+		const struct report_group *g = &r->groups[r->series[a.series[k]].fastest];
+
+		if (k == a.best)
+			continue;
+		fprintf(f, " %s's fastest, %s at %s, took %.2fx as long", report_series_label(r, a.series[k], lab, sizeof(lab)),
+			report_fmt_ms(t, sizeof(t), g->median_ms), report_value(r, g, r->swept), a.ratio[k]);
+		if (isnan(a.ci[k].coverage))
+			fprintf(f, " (no interval: too few runs).");
+		else
+			fprintf(f, " (%.0f%% interval %.2f-%.2fx): %s.", a.ci[k].coverage * 100, a.ci[k].lo, a.ci[k].hi,
+				a.indist[k] ? "indistinguishable" : "slower");
+	}
+	if (a.pick == REPORT_NONE) {
+		fprintf(f, " With one run a value there is no interval to tell them apart: no recommendation across them.");
+		return;
+	}
+	{
+		const struct report_series *ps = &r->series[a.series[a.pick]];
+		size_t rec = ps->recommends ? ps->recommended : ps->fastest;
+
+		if (a.min_runs < REPORT_RUNS_FOR_95)
+			fprintf(f, " With %zu runs at the fewest this is provisional.", a.min_runs);
+		fprintf(f, " Recommended: %s, with %s = %s%s.", report_series_label(r, a.series[a.pick], lab, sizeof(lab)),
+			r->settings[r->swept].name, report_value(r, &r->groups[rec], r->swept),
+			a.kept_own ? ": the server's own setting (or the default), indistinguishable from the fastest, so nothing to change there" : "");
+	}
+}
+
 static void para_semantics(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
 	(void)s, (void)idx, (void)n;
@@ -647,6 +745,8 @@ json_t *report_explain(const struct report *r)
 		if (ret == 0)
 			ret = add_para(out, para_bound, r, s, idx, n);
 	}
+	for (size_t q = 0; ret == 0 && q < r->nqueries; q++)
+		ret = add_para(out, para_across, r, q, idx, 0);
 	if (ret == 0)
 		ret = add_para(out, para_cache, r, 0, idx, 0);
 	if (ret == 0)

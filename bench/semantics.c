@@ -5,6 +5,7 @@
 #include "bench/semantics.h"
 
 #include <math.h>
+#include <string.h>
 
 const char *semantics_eic(int version_num)
 {
@@ -20,11 +21,20 @@ int semantics_eic_default(int version_num)
 	return version_num >= 180000 ? 16 : 1;
 }
 
+const char *semantics_default(const char *name, int version_num)
+{
+	if (!strcmp(name, "effective_io_concurrency"))
+		return version_num >= 180000 ? "16" : "1";
+	if (!strcmp(name, "io_method"))
+		return version_num >= 180000 ? "worker" : NULL;
+	return NULL;
+}
+
 long semantics_convert_pre13(int old)
 {
 	double sum = 0;
 
-	if (old < 0 || old > 1000)
+	if (old < 0 || old > SEMANTICS_PRE13_MAX)
 		return -1;
 	for (int n = 1; n <= old; n++)
 		sum += (double)old / n;

@@ -14,6 +14,13 @@ const char *semantics_eic(int version_num);
 /* effective_io_concurrency's default on that version. */
 int semantics_eic_default(int version_num);
 
+/* What setting NAME is on VERSION_NUM when nothing sets it, for the
+ * settings the suite reasons about (effective_io_concurrency, io_method);
+ * NULL for others. */
+const char *semantics_default(const char *name, int version_num);
+
+#define SEMANTICS_PRE13_MAX 1000  /* the setting's maximum, before and after 13 */
+
 /* A pre-13 ("spindles") value as a prefetch distance in pages:
  * round(sum_{n=1..old} old/n); -1 outside 0..1000. */
 long semantics_convert_pre13(int old);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/semantics.h"
+
 static const char *eic_name = "effective_io_concurrency";
 
 /* ---- context ---- */
@@ -118,8 +120,8 @@ static void why_pick(struct doc *d, const struct verdict *v, const struct verdic
 
 static long pre13_equivalent(long distance)
 {
-	for (int old = 0; old <= REPORT_PRE13_MAX; old++)
-		if (report_convert_pre13(old) >= distance)
+	for (int old = 0; old <= SEMANTICS_PRE13_MAX; old++)
+		if (semantics_convert_pre13(old) >= distance)
 			return old;
 	return -1;
 }
@@ -140,7 +142,7 @@ static void apply_lines(struct doc *d, const struct verdict *v, const char *valu
 	doc_code(d, code);
 	if (version >= 130000 && version < 180000 && n > 0 && pre13_equivalent(n) >= 0)
 		doc_para(d, "On PostgreSQL 13 to 17 the value is the prefetch distance in pages. On 12 and older, which counted \"spindles\", the smallest value reaching a distance of %ld pages is %s = %ld (%ld pages).",
-			 n, eic_name, pre13_equivalent(n), report_convert_pre13((int)pre13_equivalent(n)));
+			 n, eic_name, pre13_equivalent(n), semantics_convert_pre13((int)pre13_equivalent(n)));
 }
 
 static void knee_sentence(FILE *f, const struct verdict *v)

@@ -48,7 +48,35 @@ static void side_by_side(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "A: recommends 16 (fastest 16); B: recommends 4 (fastest 16)"));
 	assert_non_null(strstr(buf, "B against A: at 4 0.79x the time"));
-	assert_non_null(strstr(buf, "at the other values the interval holds 1"));
+	assert_non_null(strstr(buf, "at the other values measured by both the interval holds 1"));
+	free(buf);
+	compare_free(&c);
+}
+
+/* PostgreSQL 15 against 18 with io_method varied: a line per method, named
+ * in full; where every shared value differs, no "other values" claimed. */
+static void versions_and_methods(void **state)
+{
+	const char *dirs[] = { F "sparse", F "grid2" };
+	char err[1024] = "", *buf = NULL;
+	size_t len = 0;
+	struct compare c;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(compare_load(dirs, 2, 0, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.queries[0].nlines, 3);
+	assert_string_equal(c.queries[0].lines[1].name, "B io_method=sync");
+	assert_string_equal(c.queries[0].lines[2].name, "B io_method=worker");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(compare_render(&c, 0, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "B io_method=sync ms"));
+	assert_non_null(strstr(buf, "B io_method=worker ms"));
+	assert_non_null(strstr(buf, "PostgreSQL 15.18)"));
+	assert_non_null(strstr(buf, "PostgreSQL 18.1)"));
+	assert_non_null(strstr(buf, "B io_method=sync against A: at 0 1.25x the time (1.21-1.29), at 1 0.67x the time"));
+	assert_null(strstr(buf, "other values"));
 	free(buf);
 	compare_free(&c);
 }
@@ -95,6 +123,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(side_by_side),
+		cmocka_unit_test(versions_and_methods),
 		cmocka_unit_test(other_data_set),
 		cmocka_unit_test(refused),
 	};
