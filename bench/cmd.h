@@ -8,6 +8,9 @@
 #ifndef BENCH_CMD_H
 #define BENCH_CMD_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 #define EXIT_RUN_FAILED 1
 #define EXIT_BAD_INPUT  2
 
@@ -38,6 +41,14 @@ void cmd_set_line(int argc, char *const argv[]);
  * the lock file is unsafe (exit 2), another -errno; ERR says which. */
 int cmd_lock_cluster(const struct server *s, char *err, size_t errlen);
 int cmd_lock_folder(const char *dir, char *err, size_t errlen);
+
+/* Ctrl-C and SIGTERM raise cmd_stopped instead of ending the process: a
+ * command stops at its next safe point and keeps what it finished. One
+ * flag for the process, so a command that runs others in-process (run)
+ * sees it too. RESTART: system calls the signal lands in are restarted
+ * (else they fail with EINTR, for waits that must end at once). */
+extern volatile sig_atomic_t cmd_stopped;
+void cmd_catch_stop(bool restart);
 
 /* Print "eicbench CMD: MSG" on stderr, and return cmd_exit_code(ret). */
 int cmd_fail(const char *cmd, int ret, const char *msg);

@@ -23,7 +23,6 @@
 #include "bench/workload_bitmap.h"
 #include "bench/workload_tpcb.h"
 
-static volatile sig_atomic_t stop_flag;
 
 struct confsweep_opts {
 	struct server_cfg srv;
@@ -77,11 +76,6 @@ struct confsweep {
 	char err[2048];
 };
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 /* A value from the command line, else the file's [sweep], else DEF. */
 static const char *file_option(const struct confsweep *cs, const char *key, const char *def)
@@ -287,7 +281,7 @@ static int resume_options(struct confsweep *cs)
 	*rc = (struct runner_cfg){ .srv = o->srv, .command = "confsweep", .resume = o->resume,
 		.workload = wl, .wcfg = wl == &workload_bitmap ? (void *)&cs->bitmap : (void *)&cs->tpcb };
 	cs->bitmap.force_bitmap = true;
-	cs->r.stop = &stop_flag;
+	cs->r.stop = &cmd_stopped;
 	return 0;
 }
 
@@ -319,7 +313,7 @@ static int configure(struct confsweep *cs, int argc, char **argv)
 		.order_seed = cs->o.order_seed >= 0 ? (uint64_t)cs->o.order_seed : 0,
 		.order_seed_given = cs->o.order_seed >= 0, .out = cs->o.out, .resume = cs->o.resume,
 		.plan_given = cs->file || cs->o.set.n };
-	cs->r.stop = &stop_flag;
+	cs->r.stop = &cmd_stopped;
 	ret = known_file_options(cs);
 	if (ret == 0)
 		ret = workload_options(cs);
@@ -345,8 +339,7 @@ int cmd_confsweep(int argc, char **argv)
 	} else if (ret < 0)
 		ret = cmd_fail("confsweep", -EINVAL, cs->err);
 	else {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
+		cmd_catch_stop(true);
 		ret = runner_main(&cs->r, argc + 2, argv - 2, finish);	/* see cmd.h */
 	}
 	query_free(&cs->bitmap.q);

@@ -28,7 +28,6 @@
 #define POINTS_FILE "points.jsonl"
 #define CURVE_FILE  "curve.json"
 
-static volatile sig_atomic_t stop_flag;
 
 /* Everything one run of the plan holds open. */
 struct session {
@@ -45,11 +44,6 @@ struct session {
 	FILE             *table;
 };
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 /* ---- checking the plan against the files ---- */
 
@@ -217,7 +211,7 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 		.engine = e, .map = &s->map, .depth = depth, .combine = p->combine,
 		.count = p->count, .duration_ns = (uint64_t)llround(p->duration_s * 1e9),
 		.steady = p->steady ? &steady_rule : NULL,
-		.disk_name = s->have_dev ? s->dev.name : NULL, .stop = &stop_flag,
+		.disk_name = s->have_dev ? s->dev.name : NULL, .stop = &cmd_stopped,
 	};
 	if (p->kind == BLOCKS_RANDOM)
 		blocks_random(&c->seq, s->map.nblocks, p->seed);
@@ -289,8 +283,8 @@ static int run_grid(struct session *s, unsigned *ran)
 	bool skip[PROBE_CMD_MAX_ENGINES] = { false }, psync_done = false;
 	int rc;
 
-	for (unsigned d = 0; d < p->ndepths && !stop_flag; d++) {
-		for (unsigned i = 0; i < p->nengines && !stop_flag; i++) {
+	for (unsigned d = 0; d < p->ndepths && !cmd_stopped; d++) {
+		for (unsigned i = 0; i < p->nengines && !cmd_stopped; i++) {
 			const struct engine_ops *e = p->engines[i];
 			if (skip[i] || (e == &engine_psync && psync_done))
 				continue;
@@ -338,7 +332,7 @@ static int run_points(struct session *s)
 	probe_cmd_print_header(s->table, s->plan);
 	if ((rc = run_grid(s, &ran)) != 0)
 		return rc;
-	if (stop_flag) {
+	if (cmd_stopped) {
 		snprintf(s->err, sizeof(s->err), "interrupted; the points so far are in %s", s->dir);
 		return EXIT_RUN_FAILED;
 	}
@@ -365,7 +359,6 @@ static int prepare(struct session *s, int argc, char **argv)
 int probe_cmd_run_plan(const struct probe_plan *plan, int argc, char **argv)
 {
 	struct session *s = calloc(1, sizeof(*s));
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	int rc;
 
 	if (!s)
@@ -376,12 +369,9 @@ int probe_cmd_run_plan(const struct probe_plan *plan, int argc, char **argv)
 		fprintf(stderr, "eicbench %s: %s, %" PRIu64 " blocks of %u bytes%s; results in %s\n",
 			PROBE_CMD, plan->paths[0], s->map.nblocks, plan->block_bytes,
 			plan->direct ? ", O_DIRECT" : "", s->dir);
-		stop_flag = 0;
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
+		cmd_catch_stop(false);	/* a wait for completions ends at once */
 		rc = run_points(s);
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
+		cmd_catch_stop(true);
 	}
 	if (rc)
 		fprintf(stderr, "eicbench %s: %s\n", PROBE_CMD, s->err);

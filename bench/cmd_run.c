@@ -458,6 +458,11 @@ static int run_steps(struct run *r, int from)
 		double t0 = clock_now_s();
 		int rc;
 
+		if (cmd_stopped) {
+			fprintf(stderr, "eicbench run: interrupted before step '%s'; what is done is in %s; go on with: eicbench run --resume %s\n",
+				r->steps[i].name, r->dir, r->dir);
+			return EXIT_RUN_FAILED;
+		}
 		say_step(r, i, started);
 		rc = r->steps[i].cmd(r->steps[i].argc - 2, r->steps[i].argv + 2);
 		if (rc != 0) {
@@ -600,11 +605,6 @@ static int finish(struct run *r)
 	return 0;
 }
 
-static void on_signal(int sig)
-{
-	(void)sig;		/* each step installs its own; between steps, stop */
-	_exit(EXIT_RUN_FAILED);
-}
 
 int cmd_run(int argc, char **argv)
 {
@@ -614,8 +614,7 @@ int cmd_run(int argc, char **argv)
 
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	cmd_catch_stop(true);
 	ret = r.o.resume ? load_resume(&r, err, sizeof(err)) : 0;
 	if (ret == 0)
 		ret = resolve(&r, err, sizeof(err));

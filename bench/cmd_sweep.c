@@ -15,7 +15,6 @@
 #include "bench/runner.h"
 #include "bench/workload_bitmap.h"
 
-static volatile sig_atomic_t stop_flag;
 
 struct sweep_opts {
 	struct server_cfg srv;
@@ -73,11 +72,6 @@ static const struct opt_desc sweep_table[] = {
 #define USAGE "eicbench sweep [--datadir DIR] [--eic LIST] [--runs N] [--query blog|sparse|FILE]\n" \
 	"                      [--set NAME=V1,V2 ...] [--out DIR] [--resume DIR] [--warm] [--until-separated]"
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 static int fail(int ret, const char *err)
 {
@@ -142,7 +136,7 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
 	};
-	r->stop = &stop_flag;
+	r->stop = &cmd_stopped;
 	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,
 		.allow_override = o->allow_override, .sample_ms = (int)o->sample_ms,
 		.no_cache_check = o->no_cache_check };
@@ -178,8 +172,7 @@ int cmd_sweep(int argc, char **argv)
 		query_free(&b.q);
 		return fail(ret, err);
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	cmd_catch_stop(true);
 	ret = runner_main(&r, argc + 2, argv - 2, finish);	/* see cmd.h */
 	query_free(&b.q);
 	json_decref(b.refs);

@@ -100,3 +100,22 @@ int cmd_lock_folder(const char *dir, char *err, size_t errlen)
 		nlocks++;
 	return taken(ret);
 }
+
+/* ---- Ctrl-C ---- */
+
+volatile sig_atomic_t cmd_stopped;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	cmd_stopped = 1;
+}
+
+void cmd_catch_stop(bool restart)
+{
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = restart ? SA_RESTART : 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
