@@ -7,7 +7,7 @@ CFLAGS  ?= -O2 -g
 # so -Wextra's missing-field-initializers warning is off.
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers \
 	-Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -MMD -MP
-PKGS     = libpq liburing jansson
+PKGS     = libpq liburing jansson inih
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
@@ -29,6 +29,10 @@ BENCH_SRCS := $(sort $(filter-out $(SQL_EMBED),$(wildcard bench/*.c)) $(SQL_EMBE
 IO_OBJS    := $(IO_SRCS:.c=.o)
 BENCH_OBJS := $(BENCH_SRCS:.c=.o)
 LIBIO      := io/libeicio.a
+# The program's modules but main and the commands, for the unit tests: a
+# test links with its own module and whatever of these it uses.
+LIBBENCH   := bench/libeicbench.a
+LIB_OBJS   := $(filter-out bench/main.o bench/cmd_%.o,$(BENCH_OBJS))
 
 UNIT_SRCS  := $(sort $(wildcard tests/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:.c=)
@@ -42,6 +46,10 @@ eicbench: $(BENCH_OBJS) $(LIBIO)
 $(SQL_EMBED): $(SQL_FILES) scripts/embed-sql.sh
 	@echo "  GEN     $@"
 	$(Q)scripts/embed-sql.sh $@ $(SQL_FILES)
+
+$(LIBBENCH): $(LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $(LIB_OBJS)
 
 $(LIBIO): $(IO_OBJS)
 	@echo "  AR      $@"
@@ -60,9 +68,10 @@ FORCE:
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-# A unit test links with its own module only: tests/test_NAME.c with
-# bench/NAME.o (when that exists) and the io library. Tests that need more
-# name it in tests/deps.mk as test_NAME_DEPS.
+# A unit test links with its own module: tests/test_NAME.c with bench/NAME.o
+# (when that exists), then the program's library and the io library for
+# what that module uses. Test-only objects are named in tests/deps.mk as
+# test_NAME_DEPS.
 -include tests/deps.mk
 tests/test_%.o: tests/test_%.c
 	@echo "  CC      $@"
@@ -70,9 +79,9 @@ tests/test_%.o: tests/test_%.c
 
 .SECONDARY:
 .SECONDEXPANSION:
-tests/test_%: tests/test_%.o $$(subst .c,.o,$$(wildcard bench/$$*.c)) $$(test_$$*_DEPS) $(LIBIO)
+tests/test_%: tests/test_%.o $$(subst .c,.o,$$(wildcard bench/$$*.c)) $$(test_$$*_DEPS) $(LIBBENCH) $(LIBIO)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBBENCH) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -91,7 +100,7 @@ asan:
 	$(Q)$(MAKE) --no-print-directory clean
 
 run: deps all
-	$(Q)DATADIR='$(DATADIR)' ROWS='$(ROWS)' RUNS='$(RUNS)' EIC='$(EIC)' scripts/run-main.sh
+	$(Q)DATADIR='$(DATADIR)' ROWS='$(ROWS)' RUNS='$(RUNS)' EIC='$(EIC)' QUICK='$(QUICK)' scripts/run-main.sh
 
 bench-load: deps all
 	$(Q)scripts/bench-load.sh
@@ -103,7 +112,7 @@ bench-tpcb: deps all
 	$(Q)scripts/bench-tpcb.sh
 
 clean:
-	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
+	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) $(LIBBENCH) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
 
 .PHONY: all deps unit check asan run bench-load bench-probe bench-tpcb clean FORCE
 

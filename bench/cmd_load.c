@@ -14,7 +14,6 @@
 #include "bench/pgutil.h"
 #include "bench/progress.h"
 
-static volatile sig_atomic_t stop_flag;
 
 struct load_opts {
 	struct server_cfg srv;
@@ -42,11 +41,6 @@ static const struct opt_desc load_table[] = {
 
 #define USAGE "eicbench load [--datadir DIR] [--rows N] [--seed S] [--recipe fast|blog] [--force] [--json]"
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 static void show_progress(void *arg, const char *step, double done, double total,
 			  const char *unit)
@@ -98,7 +92,7 @@ static int parse(struct load_opts *o, int argc, char **argv, struct dataset_cfg 
 	}
 	*dc = (struct dataset_cfg){ .rows = o->rows, .seed = (uint64_t)o->seed,
 		.recipe = o->recipe && !strcmp(o->recipe, "blog") ? RECIPE_BLOG : RECIPE_FAST,
-		.force = o->force, .stop = &stop_flag };
+		.force = o->force, .stop = &cmd_stopped };
 	return 0;
 }
 
@@ -117,11 +111,14 @@ int cmd_load(int argc, char **argv)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
 	ret = server_resolve(&o.srv, &s, err, sizeof(err));
 	if (ret == 0)
-		ret = pgutil_server_ready(&s, err, sizeof(err));
+		ret = cmd_lock_cluster(&s, err, sizeof(err));
+	if (ret == 0)
+		ret = server_ready_db(&s, err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	if (cmd_recover("load", &s) < 0)
+		return EXIT_RUN_FAILED;
+	cmd_catch_stop(true);
 	progress_init(&bar, stderr);
 	ret = dataset_load(&s, &dc, show_progress, &bar, &info, err, sizeof(err));
 	progress_end(&bar);

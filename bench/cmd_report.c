@@ -6,13 +6,17 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench/cmd.h"
 #include "bench/opts.h"
+#include "bench/record.h"
 #include "bench/report.h"
+#include "bench/report_steps.h"
+#include "bench/verdict.h"
 
 struct report_opts {
 	const char *format;
@@ -20,21 +24,22 @@ struct report_opts {
 };
 
 static const struct opt_desc report_table[] = {
-	{ "format", OPT_STR, offsetof(struct report_opts, format), 0, 0, "text|csv|md|json", "text",
-	  "what to print: the table and explanation, summary.csv, report.md, or JSON" },
+	{ "format", OPT_STR, offsetof(struct report_opts, format), 0, 0, "text|csv|md|html|json", "text",
+	  "what to print: the table and explanation, summary.csv, report.md, report.html, or JSON" },
 	{ "no-plot", OPT_FLAG, offsetof(struct report_opts, no_plot), 0, 0, NULL, NULL,
 	  "do not run gnuplot (sweep.svg and sweep.png stay as they are)" },
 	{ 0 }
 };
 
-#define USAGE "eicbench report DIR [--format text|csv|md|json] [--no-plot]\n" \
-	      "  DIR is a result folder written by eicbench sweep (results/<time>-sweep)"
+#define USAGE "eicbench report DIR [--format text|csv|md|html|json] [--no-plot]\n" \
+	      "  DIR is a result folder written by eicbench sweep or eicbench run"
 
 static const struct {
 	const char *name;
 	enum report_format format;
 } formats[] = {
 	{ "text", REPORT_TEXT }, { "csv", REPORT_CSV }, { "md", REPORT_MARKDOWN }, { "json", REPORT_JSON },
+	{ "html", REPORT_HTML },
 };
 
 static int parse_format(const char *s, enum report_format *out)
@@ -74,7 +79,7 @@ static int parse(int argc, char **argv, struct report_opts *o, enum report_forma
 	if (ret < 0)
 		return cmd_fail("report", ret, err), -EINVAL;
 	if (o->format && parse_format(o->format, fmt) < 0) {
-		snprintf(msg, sizeof(msg), "--format %s: give text, csv, md or json", o->format);
+		snprintf(msg, sizeof(msg), "--format %s: give text, csv, md, html or json", o->format);
 		return cmd_fail("report", -EINVAL, msg), -EINVAL;
 	}
 	return 0;
@@ -89,12 +94,24 @@ int cmd_report(int argc, char **argv)
 
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
-	ret = report_folder(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
+	if (report_steps_is(argv[0])) {
+		if (fmt != REPORT_TEXT) {
+			snprintf(err, sizeof(err), "%s: a confsweep's report is text (report.md and report.html are written beside); drop --format", argv[0]);
+			return cmd_fail("report", -EINVAL, err);
+		}
+		ret = report_steps_finish(argv[0], stdout, err, sizeof(err));
+		return ret < 0 ? cmd_fail("report", ret == -ENOENT ? -EINVAL : ret, err) : 0;
+	}
+	if (record_folder_is(argv[0], "run"))
+		ret = verdict_render(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
+	else
+		ret = report_folder(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
 	if (ret == -ENOENT)
 		ret = -EINVAL;          /* a folder without its records is bad input */
 	if (ret < 0)
 		return cmd_fail("report", ret, err);
-	fprintf(fmt == REPORT_TEXT ? stdout : stderr, "%sWritten to %s: %s, %s; %s\n",
-		fmt == REPORT_TEXT ? "\n" : "", argv[0], REPORT_SUMMARY_CSV, REPORT_MD, note);
+	fprintf(fmt == REPORT_TEXT ? stdout : stderr, "%sWritten to %s: %s; %s\n",
+		fmt == REPORT_TEXT ? "\n" : "", argv[0],
+		record_folder_is(argv[0], "run") ? VERDICT_MD ", " VERDICT_HTML : REPORT_SUMMARY_CSV ", " REPORT_MD ", " REPORT_HTML_FILE, note);
 	return 0;
 }

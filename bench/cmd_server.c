@@ -6,21 +6,29 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "bench/cmd.h"
+#include "bench/pgbin.h"
 #include "bench/server.h"
+#include "bench/serverinfo.h"
 #include "io/clock.h"
 
 struct server_opts {
 	struct server_cfg srv;
+	const char *checksums;
 	bool json;
 };
 
 static const struct opt_desc server_table[] = {
 	SERVER_OPTS(struct server_opts, srv),
+	{ "checksums", OPT_STR, offsetof(struct server_opts, checksums), 0, 0, "on|off",
+	  "the version's", "data checksums (init only; initdb's default is on from PostgreSQL 18, off before)" },
 	{ "json", OPT_FLAG, offsetof(struct server_opts, json), 0, 0, NULL, NULL,
 	  "print the result as one JSON object (status, cold)" },
 	{ 0 }
@@ -30,12 +38,17 @@ static const struct opt_desc server_table[] = {
 
 static int do_init(struct server *s, const struct server_opts *o, char *err, size_t len)
 {
-	int ret = server_init(s, o->srv.listen, err, len);
+	struct server_init_opts io = { .listen = o->srv.listen, .checksums = o->checksums };
+	int ret = server_init(s, &io, err, len);
+	char version[32];
 
-	if (ret == 0)
-		printf("initialized %s (server user %s, binaries %s, socket %s/.s.PGSQL.%d, %s)\n",
-		       s->datadir, s->user, s->bindir, s->datadir, s->port,
+	if (ret == 0) {
+		pgbin_version_str(server_bin_version(s), version, sizeof(version));
+		printf("initialized %s (PostgreSQL %s, data checksums %s, server user %s, binaries %s, socket %s/.s.PGSQL.%d, %s)\n",
+		       s->datadir, version, server_checksums(s) == 1 ? "on" : "off",
+		       s->user, s->bindir, s->datadir, s->port,
 		       o->srv.listen ? "TCP as given by --listen" : "no TCP");
+	}
 	return ret;
 }
 
@@ -82,43 +95,121 @@ static void print_cold(const struct cold_times *t, bool json)
 	printf("total     %8.1f ms\n", t->total_ms);
 }
 
+/* The running server's facts (serverinfo), or NULL when it does not answer. */
+static json_t *running_info(const struct server *s, pid_t pid)
+{
+	char err[1024];
+	PGconn *c;
+	json_t *info;
+
+	if (!pid)
+		return NULL;
+	c = server_connect(s, "postgres", err, sizeof(err));
+	if (!c)
+		return NULL;
+	info = serverinfo_read(c, err, sizeof(err));
+	PQfinish(c);
+	return info;
+}
+
+static json_t *checksums_json(int checksums)
+{
+	return checksums < 0 ? json_null() : json_boolean(checksums);
+}
+
+static void print_status_json(const struct server *s, pid_t pid, double free_gb,
+			      int version, int checksums, json_t *info)
+{
+	char vstr[32] = "";
+	json_t *j;
+	char *text;
+
+	if (version > 0)
+		pgbin_version_str(version, vstr, sizeof(vstr));
+	j = json_pack("{s:s, s:b, s:b, s:i, s:i, s:s, s:s, s:f, s:s, s:o, s:o}",
+		      "datadir", s->datadir, "managed", server_is_managed(s),
+		      "running", pid != 0, "pid", (int)pid, "port", s->port,
+		      "user", s->user, "bindir", s->bindir, "free_gib", free_gb,
+		      "version", vstr, "data_checksums", checksums_json(checksums),
+		      "server", info ? json_incref(info) : json_null());
+	text = json_dumps(j, JSON_COMPACT);
+	printf("%s\n", text ? text : "{}");
+	free(text);
+	json_decref(j);
+}
+
+static void print_io(json_t *info)
+{
+	json_t *m = json_object_get(info, "io_method");
+
+	if (!json_is_string(m))
+		return;
+	printf("io        io_method %s", json_string_value(m));
+	if (!strcmp(json_string_value(m), "worker"))
+		printf(" (%lld workers)", json_integer_value(json_object_get(info, "io_workers")));
+	printf(", io_combine_limit %s, io_max_concurrency %lld\n",
+	       json_string_value(json_object_get(info, "io_combine_limit")) ?: "?",
+	       json_integer_value(json_object_get(info, "io_max_concurrency")));
+}
+
 static void print_status(const struct server *s, bool json)
 {
 	pid_t pid = server_running_pid(s);
+	bool managed = server_is_managed(s);
+	int version = server_bin_version(s), checksums = managed ? server_checksums(s) : -ENOENT;
+	json_t *info = running_info(s, pid);
 	struct statvfs vfs;
 	double free_gb = -1;
+	char vstr[32] = "?";
 
 	if (statvfs(s->datadir, &vfs) == 0)
 		free_gb = (double)vfs.f_bavail * vfs.f_frsize / (1 << 30);
 	if (json) {
-		printf("{\"datadir\":\"%s\",\"managed\":%s,\"running\":%s,\"pid\":%d,"
-		       "\"port\":%d,\"user\":\"%s\",\"bindir\":\"%s\",\"free_gib\":%.1f}\n",
-		       s->datadir, server_is_managed(s) ? "true" : "false",
-		       pid ? "true" : "false", (int)pid, s->port, s->user, s->bindir, free_gb);
+		print_status_json(s, pid, free_gb, version, checksums, info);
+		json_decref(info);
 		return;
 	}
+	if (version > 0)
+		pgbin_version_str(version, vstr, sizeof(vstr));
 	printf("datadir   %s (%s)\n", s->datadir,
-	       server_is_managed(s) ? "managed by eicbench" : "no eicbench cluster here");
+	       managed ? "managed by eicbench" : "no eicbench cluster here");
 	printf("server    %s", pid ? "running" : "stopped");
 	if (pid)
 		printf(", pid %d", (int)pid);
-	printf("\nsocket    %s/.s.PGSQL.%d\n", s->datadir, s->port);
+	printf("\nversion   PostgreSQL %s", vstr);
+	if (checksums >= 0)
+		printf(", data checksums %s", checksums ? "on" : "off");
+	printf("\n");
+	print_io(info);
+	printf("socket    %s/.s.PGSQL.%d\n", s->datadir, s->port);
 	printf("user      %s\nbinaries  %s\nfree      %.1f GiB on the data directory's file system\n",
 	       s->user, s->bindir, free_gb);
+	json_decref(info);
 }
 
 static int status_external(struct server *s, bool json)
 {
 	char err[1024];
 	PGconn *c = server_connect(s, NULL, err, sizeof(err));
+	json_t *info, *j;
+	char *text;
 
 	if (!c)
 		return cmd_fail("server status", -EIO, err);
-	if (json)
-		printf("{\"external\":true,\"running\":true,\"server_version\":%d}\n",
-		       PQserverVersion(c));
-	else
+	info = serverinfo_read(c, err, sizeof(err));
+	if (!json) {
 		printf("external server: accepting connections, version %d\n", PQserverVersion(c));
+		print_io(info);
+	} else {
+		j = json_pack("{s:b, s:b, s:i, s:o}", "external", 1, "running", 1,
+			      "server_version", PQserverVersion(c),
+			      "server", info ? json_incref(info) : json_null());
+		text = json_dumps(j, JSON_COMPACT);
+		printf("%s\n", text ? text : "{}");
+		free(text);
+		json_decref(j);
+	}
+	json_decref(info);
 	PQfinish(c);
 	return 0;
 }
@@ -129,13 +220,28 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 	struct cold_times t;
 	int ret;
 
-	if (!strcmp(verb, "init"))
+	if (o->checksums && strcmp(verb, "init")) {
+		fprintf(stderr, "eicbench server %s: --checksums is chosen at init; a cluster keeps what init gave it\n", verb);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(verb, "init") && strcmp(verb, "status") &&
+	    (ret = cmd_lock_cluster(s, err, sizeof(err))) < 0)
+		return cmd_fail("server", ret, err);
+	if (!strcmp(verb, "init")) {
 		ret = do_init(s, o, err, sizeof(err));
-	else if (!strcmp(verb, "start"))
+		if (ret == 0)
+			ret = cmd_lock_cluster(s, err, sizeof(err));	/* for what init goes on to do */
+	} else if (!strcmp(verb, "start")) {
 		ret = do_start(s, err, sizeof(err));
-	else if (!strcmp(verb, "stop"))
+		if (ret == 0 && cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
+	} else if (!strcmp(verb, "stop")) {
+		if (cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
 		ret = do_stop(s, err, sizeof(err));
-	else if (!strcmp(verb, "restart")) {
+	} else if (!strcmp(verb, "restart")) {
+		if (cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
 		ret = do_stop(s, err, sizeof(err));
 		if (ret == 0)
 			ret = do_start(s, err, sizeof(err));
@@ -145,6 +251,8 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 		print_status(s, o->json);
 		return 0;
 	} else {
+		if (cmd_recover("server", s) < 0)
+			return EXIT_RUN_FAILED;
 		ret = server_cold(s, &t, err, sizeof(err));
 		if (ret == 0)
 			print_cold(&t, o->json);

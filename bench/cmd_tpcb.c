@@ -26,13 +26,7 @@
 
 #define CMD "tpcb"
 
-static volatile sig_atomic_t stop_flag;
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 /* ---- init ------------------------------------------------------------------ */
 
@@ -69,7 +63,9 @@ static int resolve(const struct server_cfg *cfg, struct server *s, char *err, si
 {
 	int ret = server_resolve(cfg, s, err, errlen);
 
-	return ret < 0 ? ret : pgutil_server_ready(s, err, errlen);
+	if (ret == 0)
+		ret = cmd_lock_cluster(s, err, errlen);
+	return ret < 0 ? ret : server_ready_db(s, err, errlen);
 }
 
 static void print_init(const struct tpcb_init_result *r, bool json)
@@ -112,9 +108,8 @@ static int tpcb_init_cmd(int argc, char **argv)
 	if (ret < 0)
 		return cmd_fail(CMD " init", ret, err);
 	ic = (struct tpcb_init_config){ .scale = o.scale, .fillfactor = (int)o.fillfactor,
-		.foreign_keys = o.foreign_keys, .force = o.force, .stop = &stop_flag };
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+		.foreign_keys = o.foreign_keys, .force = o.force, .stop = &cmd_stopped };
+	cmd_catch_stop(true);
 	progress_init(&bar, stderr);
 	ret = tpcb_init(&s, &ic, show_step, &bar, &res, err, sizeof(err));
 	progress_end(&bar);
@@ -242,7 +237,7 @@ static int make_config(const struct run_opts *o, struct tpcb_config *c, char *er
 	c->scale = o->scale;
 	c->aggregate_s = o->aggregate;
 	c->wait_bound_s = o->srv.timeout_s;
-	c->stop = &stop_flag;
+	c->stop = &cmd_stopped;
 	if (o->log)
 		c->log_dir = "";	/* the result folder, once it exists */
 	return tpcb_config_check(c, err, errlen);
@@ -310,6 +305,9 @@ static int write_meta(struct session *s, int argc, char **argv)
 	int ret = record_dir_create(NULL, CMD, s->o.out, s->dir, sizeof(s->dir),
 				    s->err, sizeof(s->err));
 
+	if (ret == 0)
+		ret = cmd_lock_folder(s->dir, s->err, sizeof(s->err));
+
 	if (ret < 0) {
 		json_decref(meta);
 		return ret == -EEXIST && s->o.out ? -EINVAL : ret;
@@ -342,6 +340,7 @@ static int write_record(struct session *s, const struct tpcb_result *r, int run_
 	}
 	ret = record_append(s->dir, RECORD_TRIALS, rec, err, sizeof(err));
 	json_decref(rec);
+	record_settle_owner(s->dir);	/* pgbench-style logs included */
 	if (ret < 0)
 		fprintf(stderr, "eicbench tpcb run: cannot keep the record: %s\n", err);
 	return ret;
@@ -406,8 +405,7 @@ static int tpcb_run_cmd(int argc, char **argv)
 		free(r);
 		return ret == 1 ? 0 : ret == -ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	cmd_catch_stop(true);
 	s->cfg.progress = s->cfg.progress_s > 0 ? show_progress : NULL;
 	s->cfg.progress_arg = &s->cfg;
 	ret = prepare_run(s, argc + 3, argv - 3);	/* the whole command line: see cmd.h */

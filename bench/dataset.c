@@ -17,6 +17,7 @@
 
 #include "bench/gen.h"
 #include "bench/pgutil.h"
+#include "bench/settings.h"
 #include "bench/sqltext.h"
 #include "io/clock.h"
 
@@ -124,6 +125,20 @@ struct load {
 	void *arg;
 	char *err;
 	size_t errlen;
+	struct settings_journal journal;   /* the relaxed settings' originals */
+};
+
+/* Relaxed durability for the load only (managed cluster), put back after
+ * it through the settings journal: wal_level minimal lets COPY FREEZE into
+ * a new table and the index builds skip WAL. */
+static const struct { const char *name, *value; } relaxed[] = {
+	{ "wal_level", "minimal" },
+	{ "max_wal_senders", "0" },
+	{ "fsync", "off" },
+	{ "full_page_writes", "off" },
+	{ "autovacuum", "off" },
+	{ "max_wal_size", "16GB" },
+	{ "checkpoint_timeout", "1h" },
 };
 
 static void report(struct load *l, const char *step, double done, double total,
@@ -143,25 +158,35 @@ static PGconn *session(struct load *l)
 	return server_connect(l->s, NULL, l->err, l->errlen);
 }
 
-/* Switch the managed cluster's relaxed load settings on or off (restart). */
+/* Each relaxed setting journaled, then changed; a restart puts them in force. */
+static int relax_on(struct load *l)
+{
+	PGconn *c = session(l);
+	int ret = c ? 0 : -EIO;
+
+	for (size_t i = 0; ret == 0 && i < sizeof(relaxed) / sizeof(relaxed[0]); i++) {
+		enum settings_context ctx;
+
+		ret = settings_context_of(c, relaxed[i].name, &ctx, l->err, l->errlen);
+		if (ret == 0)
+			ret = settings_remember(&l->journal, c, relaxed[i].name, ctx, l->err, l->errlen);
+		if (ret == 0)
+			ret = settings_alter(c, relaxed[i].name, relaxed[i].value, l->err, l->errlen);
+	}
+	PQfinish(c);
+	return ret == 0 ? server_restart(l->s, l->err, l->errlen) : ret;
+}
+
+/* Switch the managed cluster's relaxed load settings on, or back off. */
 static int relax(struct load *l, bool on)
 {
-	PGconn *c;
-	int ret;
-
 	if (l->s->external || l->cfg->recipe == RECIPE_BLOG)
 		return 0;
-	c = session(l);
-	if (!c)
+	if (!on)
+		return settings_restore(&l->journal, l->s, l->err, l->errlen);
+	if (settings_journal_init(&l->journal, l->s, "eicbench load", l->err, l->errlen) < 0)
 		return -EIO;
-	ret = pgutil_exec_file(c, on ? "dataset/relax.sql" : "dataset/restore.sql",
-			       l->err, l->errlen);
-	PQfinish(c);
-	if (ret == 0)
-		ret = server_stop(l->s, l->err, l->errlen);
-	if (ret == 0)
-		ret = server_start(l->s, l->err, l->errlen);
-	return ret;
+	return relax_on(l);
 }
 
 /* Wait for every busy connection, reporting progress from MON every second. */
@@ -393,7 +418,7 @@ static int record(struct load *l, PGconn *c, struct dataset_info *d)
 static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 {
 	double t = clock_now_ms();
-	int ret = pgutil_exec_file(c, "dataset/forget.sql", l->err, l->errlen);
+	int ret = pgutil_exec_file(c, "dataset/stage.sql", l->err, l->errlen);
 
 	if (ret == 0)
 		ret = pgutil_exec_file(c, "dataset/load_session.sql", l->err, l->errlen);
@@ -410,10 +435,47 @@ static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 	}
 	t = clock_now_ms();
 	report(l, "vacuum", 0, 1, "");
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
 	if (ret == 0)
-		ret = pgutil_exec_file(c, "dataset/finish.sql", l->err, l->errlen);
+		ret = pgutil_exec_cancellable(c, sql_text("dataset/finish.sql"), l->cfg->stop,
+					      l->err, l->errlen);
+	if (ret == -EINTR)
+		snprintf(l->err, l->errlen, "interrupted; the data set in use is as it was");
 	d->vacuum_s = (clock_now_ms() - t) / 1e3;
 	return ret;
+}
+
+/* The new data set takes the old one's place, with its record, in one
+ * transaction: a load that stops before leaves the old one whole. */
+static int swap_in(struct load *l, PGconn *c, struct dataset_info *d)
+{
+	int ret = pgutil_exec(c, "BEGIN", 0, NULL, l->err, l->errlen);
+
+	if (ret == 0)
+		ret = pgutil_exec_file(c, "dataset/swap.sql", l->err, l->errlen);
+	if (ret == 0)
+		ret = read_sizes(l, c, d);
+	if (ret == 0)
+		ret = record(l, c, d);
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
+	if (ret == 0)
+		ret = pgutil_exec(c, "COMMIT", 0, NULL, l->err, l->errlen);
+	else
+		PQclear(PQexec(c, "ROLLBACK"));
+	return ret;
+}
+
+/* After a load that stopped: the staging schema goes, quietly. */
+static void unstage(struct load *l)
+{
+	char e[256];
+	PGconn *c = session(l);
+
+	if (c)
+		pgutil_exec_file(c, "dataset/unstage.sql", e, sizeof(e));
+	PQfinish(c);
 }
 
 static int load_relaxed(struct load *l, struct dataset_info *d)
@@ -422,9 +484,12 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 	PGconn *c;
 	int ret = relax(l, true);
 
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
 	d->prepare_s = (clock_now_ms() - t0) / 1e3;
 	c = ret == 0 ? session(l) : NULL;
-	ret = c ? load_steps(l, c, d) : -EIO;
+	if (ret == 0)
+		ret = c ? load_steps(l, c, d) : -EIO;
 	PQfinish(c);
 	t = clock_now_ms();
 	report(l, "finish", 0, 1, "");
@@ -437,17 +502,20 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 		quiet.err = keep, quiet.errlen = sizeof(keep);
 		relax(&quiet, false);
 	}
+	if (ret == 0 && stopped(l))
+		ret = -EINTR;
 	if (ret == 0)
 		ret = l->s->external ? 0 : server_sync_dir(l->s->datadir);
 	c = ret == 0 ? session(l) : NULL;
-	if (c) {
-		ret = read_sizes(l, c, d);
-		if (ret == 0)
-			ret = record(l, c, d);
-		PQfinish(c);
-	} else if (ret == 0) {
+	if (c)
+		ret = swap_in(l, c, d);
+	else if (ret == 0)
 		ret = -EIO;
-	}
+	PQfinish(c);
+	if (ret < 0)
+		unstage(l);
+	if (ret == -EINTR)
+		snprintf(l->err, l->errlen, "interrupted; the data set in use is as it was, and so are the settings");
 	d->finish_s = (clock_now_ms() - t) / 1e3;
 	return ret;
 }
@@ -472,7 +540,7 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 		 dataset_progress_fn progress, void *arg,
 		 struct dataset_info *out, char *err, size_t errlen)
 {
-	struct load l = { s, cfg, progress, arg, err, errlen };
+	struct load l = { .s = s, .cfg = cfg, .progress = progress, .arg = arg, .err = err, .errlen = errlen };
 	double t0 = clock_now_ms();
 	PGconn *c;
 	int ret, found;

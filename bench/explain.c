@@ -94,10 +94,69 @@ static void note_type(struct explain_figures *fig, const char *type)
 		 "%s%s", used ? "," : "", type);
 }
 
+/* A node's time, blocks and read wait (its children included). */
+static void node_phase(const json_t *plan, struct explain_phase *ph)
+{
+	ph->total_ms = num(plan, "Actual Total Time");
+	ph->shared_hit_blocks = count(plan, "Shared Hit Blocks");
+	ph->shared_read_blocks = count(plan, "Shared Read Blocks");
+	ph->io_read_ms = num2(plan, "Shared I/O Read Time", "I/O Read Time");
+}
+
+/* A - B for a figure present in both, else absent. */
+static double minus(double a, double b)
+{
+	return a == EXPLAIN_ABSENT || b == EXPLAIN_ABSENT ? EXPLAIN_ABSENT : a - b;
+}
+
+static double plus(double a, double b)
+{
+	return a == EXPLAIN_ABSENT || b == EXPLAIN_ABSENT ? EXPLAIN_ABSENT : a + b;
+}
+
+/*
+ * The index phase is the sum of the node's children (the bitmap they build);
+ * the heap phase is the node less them. Known only when the node and every
+ * child print their time (EXPLAIN ANALYZE with TIMING on).
+ */
+static void split_phases(struct explain_bitmap *b, const json_t *plan)
+{
+	struct explain_phase idx = { 0 }, child;
+	const json_t *kids = json_object_get(plan, "Plans"), *k;
+	size_t i;
+
+	node_phase(plan, &b->node);
+	if (!json_is_array(kids) || json_array_size(kids) == 0)
+		return;
+	json_array_foreach(kids, i, k) {
+		node_phase(k, &child);
+		idx.total_ms = plus(idx.total_ms, child.total_ms);
+		idx.io_read_ms = plus(idx.io_read_ms, child.io_read_ms);
+		idx.shared_hit_blocks = (int64_t)plus((double)idx.shared_hit_blocks,
+						      (double)child.shared_hit_blocks);
+		idx.shared_read_blocks = (int64_t)plus((double)idx.shared_read_blocks,
+						       (double)child.shared_read_blocks);
+	}
+	b->index_phase = idx;
+	b->heap_phase.total_ms = minus(b->node.total_ms, idx.total_ms);
+	b->heap_phase.io_read_ms = minus(b->node.io_read_ms, idx.io_read_ms);
+	b->heap_phase.shared_hit_blocks = (int64_t)minus((double)b->node.shared_hit_blocks,
+							 (double)idx.shared_hit_blocks);
+	b->heap_phase.shared_read_blocks = (int64_t)minus((double)b->node.shared_read_blocks,
+							  (double)idx.shared_read_blocks);
+	/* Parallel workers average a node's time over loops; the bitmap is
+	 * built once: the two do not subtract. */
+	b->phases = b->node.total_ms != EXPLAIN_ABSENT && idx.total_ms != EXPLAIN_ABSENT &&
+		    num(plan, "Actual Loops") == 1;
+}
+
 static void note_bitmap(struct explain_bitmap *b, const json_t *plan)
 {
 	if (b->nodes++ > 0)
 		return;
+	snprintf(b->relation, sizeof(b->relation), "%s",
+		 json_string_value(json_object_get(plan, "Relation Name")) ?: "");
+	split_phases(b, plan);
 	b->present = true;
 	b->exact_heap_blocks = count(plan, "Exact Heap Blocks");
 	b->lossy_heap_blocks = count(plan, "Lossy Heap Blocks");
@@ -165,6 +224,10 @@ static void init_absent(struct explain_figures *fig)
 	fig->bitmap.exact_heap_blocks = fig->bitmap.lossy_heap_blocks = EXPLAIN_ABSENT;
 	fig->bitmap.rows_removed_by_recheck = EXPLAIN_ABSENT;
 	fig->bitmap.actual_rows = fig->bitmap.actual_loops = EXPLAIN_ABSENT;
+	fig->bitmap.node = (struct explain_phase){ EXPLAIN_ABSENT, EXPLAIN_ABSENT,
+		EXPLAIN_ABSENT, EXPLAIN_ABSENT };
+	fig->bitmap.index_phase = fig->bitmap.heap_phase = fig->bitmap.node;
+	fig->bitmap.other_ms = EXPLAIN_ABSENT;
 }
 
 /* The one statement's object: [ { "Plan": ... } ], or a bare { "Plan": ... }. */
@@ -200,6 +263,8 @@ int explain_parse(const char *json_text, struct explain_figures *out,
 	}
 	read_top(entry, plan, out);
 	walk(plan, out);
+	out->bitmap.other_ms = !out->bitmap.phases ? EXPLAIN_ABSENT :
+		minus(out->execution_ms, out->bitmap.node.total_ms);
 	json_decref(root);
 	return 0;
 }
@@ -223,12 +288,25 @@ static json_t *jcount(int64_t v)
 	return v == EXPLAIN_ABSENT ? json_null() : json_integer(v);
 }
 
+static json_t *phase_json(const struct explain_phase *ph)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}", "total_ms", jnum(ph->total_ms),
+			 "shared_hit_blocks", jcount(ph->shared_hit_blocks),
+			 "shared_read_blocks", jcount(ph->shared_read_blocks),
+			 "io_read_ms", jnum(ph->io_read_ms));
+}
+
 static json_t *bitmap_json(const struct explain_bitmap *b)
 {
 	if (!b->present)
 		return json_null();
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:b}",
-			 "nodes", b->nodes,
+	return json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
+			 "nodes", b->nodes, "relation", b->relation,
+			 "node", phase_json(&b->node),
+			 "index_phase", b->phases ? phase_json(&b->index_phase) : json_null(),
+			 "heap_phase", b->phases ? phase_json(&b->heap_phase) : json_null(),
+			 "other_ms", jnum(b->other_ms),
+			 "phases", b->phases,
 			 "exact_heap_blocks", jcount(b->exact_heap_blocks),
 			 "lossy_heap_blocks", jcount(b->lossy_heap_blocks),
 			 "rows_removed_by_recheck", jcount(b->rows_removed_by_recheck),

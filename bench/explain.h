@@ -4,7 +4,10 @@
  * version does not print is "absent" (EXPLAIN_ABSENT, or NULL), never an
  * error. Times are milliseconds, buffer counts are 8 kB blocks as printed.
  * Buffers and I/O times are the top node's, which PostgreSQL already sums
- * over the whole tree. Does not talk to a server.
+ * over the whole tree. The first Bitmap Heap Scan is also split in two
+ * phases from its own per-node figures (which include its children): the
+ * index phase is its BitmapOr / Bitmap Index Scan subtree, the heap phase
+ * the node minus that subtree. Does not talk to a server.
  */
 #ifndef BENCH_EXPLAIN_H
 #define BENCH_EXPLAIN_H
@@ -24,6 +27,14 @@ struct explain_buffers {
 	int64_t temp_read_blocks, temp_written_blocks;
 };
 
+/* What one phase of a bitmap scan took: time, blocks, read wait. Times are
+ * per loop as printed (one loop without parallel workers). */
+struct explain_phase {
+	double  total_ms;
+	int64_t shared_hit_blocks, shared_read_blocks;
+	double  io_read_ms;              /* EXPLAIN_ABSENT without track_io_timing */
+};
+
 /* The first Bitmap Heap Scan in tree order. Rows are per loop, as printed. */
 struct explain_bitmap {
 	bool    present;
@@ -32,6 +43,14 @@ struct explain_bitmap {
 	int64_t rows_removed_by_recheck;
 	double  actual_rows, actual_loops;
 	bool    parallel_aware;
+	char    relation[128];           /* "Relation Name", "" if not printed */
+	struct explain_phase node;       /* the node itself, children included */
+	struct explain_phase index_phase, heap_phase;
+	double  other_ms;                /* the execution outside both phases: the
+					    executor's start-up and shut-down (relations
+					    opened, the bitmap freed) and any node above */
+	bool    phases;                  /* both phases known (per-node timing,
+					    one loop: not under parallel workers) */
 };
 
 struct explain_figures {

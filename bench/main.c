@@ -20,26 +20,17 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "compare", "result folders side by side: devices, versions, settings", cmd_compare },
+	{ "confsweep", "whole-configuration sweeps (TPC-B or the cold query), the seed posts' table", cmd_confsweep },
+	{ "export",  "result folders into tables of a results database (--dsn)", cmd_export },
 	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
 	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
 	{ "report", "tables, a recommendation and plots from a result folder", cmd_report },
+	{ "run",     "the whole suite: data set, cold sweeps, replays, device curve, verdict", cmd_run },
 	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
 	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
 	{ "tpcb",   "pgbench's TPC-B workloads: init the tables, run a load, percentiles", cmd_tpcb },
 };
-
-int cmd_exit_code(int ret)
-{
-	if (ret == 0)
-		return 0;
-	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-}
-
-int cmd_fail(const char *cmd, int ret, const char *msg)
-{
-	fprintf(stderr, "eicbench %s: %s\n", cmd, msg);
-	return cmd_exit_code(ret);
-}
 
 static void usage(FILE *out)
 {
@@ -64,6 +55,7 @@ int main(int argc, char **argv)
 		printf("eicbench %s\n", EICBENCH_VERSION);
 		return 0;
 	}
+	cmd_set_line(argc, argv);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);

@@ -62,6 +62,19 @@ int opts_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int opts_parse_bool(const char *s)
+{
+	static const char *const yes[] = { "yes", "on", "true", "1", NULL }, *const no[] = { "no", "off", "false", "0", NULL };
+
+	for (int i = 0; yes[i]; i++)
+		if (!strcasecmp(s, yes[i]))
+			return 1;
+	for (int i = 0; no[i]; i++)
+		if (!strcasecmp(s, no[i]))
+			return 0;
+	return -EINVAL;
+}
+
 int opts_parse_seconds(const char *s, double *out)
 {
 	static const char *const names[] = { "", "s", "ms", "m", "min", "h", NULL };

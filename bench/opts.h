@@ -58,6 +58,8 @@ void opts_usage(FILE *out, const char *usage, const struct opt_desc *table);
 int opts_parse_ll(const char *s, long long min, long long max, long long *out);
 int opts_parse_size(const char *s, uint64_t *out);
 int opts_parse_seconds(const char *s, double *out);
+/* yes/no, on/off, true/false, 1/0 (any case): 1 or 0, else -EINVAL. */
+int opts_parse_bool(const char *s);
 
 /*
  * Parse a comma-separated list of whole numbers in [min, max] into OUT (at

@@ -4,10 +4,11 @@
 #include "bench/pgutil.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/server.h"
 #include "bench/sqltext.h"
 
 static void set_err(PGconn *c, const PGresult *r, const char *sql, char *err,
@@ -84,20 +85,74 @@ int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen)
 	return pgutil_exec(c, sql, 0, NULL, err, errlen);
 }
 
-int pgutil_server_ready(struct server *s, char *err, size_t errlen)
+/* Wait for C's result, cancelling its query when *STOP rises; the first
+ * result into *OUT (the rest read and dropped). true when cancelled. */
+static bool wait_result(PGconn *c, const volatile sig_atomic_t *stop, PGresult **out)
 {
-	PGconn *c;
-	int ret;
+	bool cancelled = false;
 
-	if (s->external)
-		return 0;
-	ret = server_start(s, err, errlen);
-	if (ret < 0)
-		return ret;
-	c = server_connect(s, "postgres", err, errlen);
-	if (!c)
+	for (;;) {
+		struct pollfd p = { .fd = PQsocket(c), .events = POLLIN };
+
+		poll(&p, 1, 100);
+		if (!PQconsumeInput(c) || !PQisBusy(c))
+			break;
+		if (stop && *stop && !cancelled) {
+			PGcancel *cn = PQgetCancel(c);
+			char m[128];
+
+			PQcancel(cn, m, sizeof(m));
+			PQfreeCancel(cn);
+			cancelled = true;
+		}
+	}
+	*out = PQgetResult(c);
+	for (PGresult *r; (r = PQgetResult(c)) != NULL;)
+		PQclear(r);
+	return cancelled || (stop && *stop);
+}
+
+int pgutil_exec_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			    char *err, size_t errlen)
+{
+	PGresult *r = NULL;
+	int ret = 0;
+
+	if (!PQsendQuery(c, sql)) {
+		snprintf(err, errlen, "cannot send %s: %s", sql, PQerrorMessage(c));
 		return -EIO;
-	ret = pgutil_ensure_db(c, SERVER_DBNAME, err, errlen);
-	PQfinish(c);
+	}
+	if (wait_result(c, stop, &r)) {
+		snprintf(err, errlen, "interrupted");
+		ret = -EINTR;
+	} else if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "%s", PQresultErrorMessage(r));
+		ret = -EIO;
+	}
+	PQclear(r);
 	return ret;
 }
+
+int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			     PGresult **out, char *err, size_t errlen)
+{
+
+	if (!PQsendQuery(c, sql)) {
+		snprintf(err, errlen, "cannot send the query: %s", PQerrorMessage(c));
+		return -EIO;
+	}
+	if (wait_result(c, stop, out)) {
+		PQclear(*out);
+		*out = NULL;
+		snprintf(err, errlen, "interrupted");
+		return -EINTR;
+	}
+	if (PQresultStatus(*out) != PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "the query failed: %s", PQresultErrorMessage(*out));
+		PQclear(*out);
+		*out = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+

@@ -7,6 +7,7 @@
 #ifndef BENCH_PGUTIL_H
 #define BENCH_PGUTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include <libpq-fe.h>
@@ -22,13 +23,21 @@ int pgutil_exec(PGconn *c, const char *sql, int nparams,
 PGresult *pgutil_query(PGconn *c, const char *sql, int nparams,
 		       const char *const *params, char *err, size_t errlen);
 
+/*
+ * Send SQL and wait for its one result, cancelling the query when *STOP
+ * rises (checked every 100 ms). 0 with *OUT the tuples; -EINTR when
+ * cancelled; -EIO with the server's message in ERR.
+ */
+int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			     PGresult **out, char *err, size_t errlen);
+
+/* The same for a command (VACUUM, CREATE INDEX): 0, -EINTR, -EIO. */
+int pgutil_exec_cancellable(PGconn *c, const char *sql, const volatile sig_atomic_t *stop,
+			    char *err, size_t errlen);
+
 /* Make sure database NAME exists (created from template0 if not). */
 int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen);
 
-struct server;
 
-/* The managed cluster started if it is not running, with the suite's
- * database made; nothing for a --dsn server. */
-int pgutil_server_ready(struct server *s, char *err, size_t errlen);
 
 #endif

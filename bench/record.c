@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -57,23 +56,6 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/* fsync the directory that holds PATH. */
-static int fsync_parent(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		return fsync_dir(".");
-	if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	return fsync_dir(dir);
-}
-
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
@@ -89,38 +71,110 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int write_synced(const char *tmp, const void *data, size_t len)
-{
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	int rc;
 
-	if (fd < 0)
-		return -errno;
-	rc = write_all(fd, data, len);
-	if (rc == 0 && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
-	return rc;
+/* ---- whose the files are ---- */
+
+/* As root under sudo, the user who ran sudo (SUDO_UID, SUDO_GID): results
+ * are theirs, so that a later report without root can read and remove
+ * them. 0 with the ids, else -1 (files stay the process's). */
+static int invoker(uid_t *uid, gid_t *gid)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	char *end;
+	unsigned long a, b;
+
+	if (geteuid() != 0 || !u || !g || !*u || !*g)
+		return -1;
+	errno = 0;
+	a = strtoul(u, &end, 10);
+	if (*end || errno || a == 0 || a > 0x7fffffffUL)
+		return -1;
+	b = strtoul(g, &end, 10);
+	if (*end || errno || b > 0x7fffffffUL)
+		return -1;
+	*uid = (uid_t)a;
+	*gid = (gid_t)b;
+	return 0;
 }
 
+static void give_fd(int fd)
+{
+	uid_t u;
+	gid_t g;
+
+	if (invoker(&u, &g) == 0)
+		(void)!fchown(fd, u, g);
+}
+
+static void give_path(const char *path)
+{
+	uid_t u;
+	gid_t g;
+
+	if (invoker(&u, &g) == 0)
+		(void)!lchown(path, u, g);
+}
+
+int record_settle_owner(const char *dir)
+{
+	uid_t u;
+	gid_t g;
+	DIR *d;
+	struct dirent *e;
+
+	if (invoker(&u, &g) < 0)
+		return 0;
+	if (!(d = opendir(dir)))
+		return -errno;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			(void)!fchownat(dirfd(d), e->d_name, u, g, AT_SYMLINK_NOFOLLOW);
+	closedir(d);
+	return 0;
+}
+
+/*
+ * Written relative to the folder's descriptor: the temporary file is made
+ * with O_EXCL | O_NOFOLLOW (a link planted under its name is refused, never
+ * followed) and renamed over the name, so a folder another user owns (the
+ * cluster's, as root) cannot redirect the write.
+ */
 int record_write_file_atomic(const char *path, const void *data, size_t len,
 			     char *err, size_t errlen)
 {
-	char tmp[PATH_MAX];
-	int rc;
+	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	int dfd, fd, rc = 0;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp))
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)(slash - path) >= sizeof(dir) || strlen(base) + 24 > NAME_MAX)
 		return fail(-ENAMETOOLONG, err, errlen, "cannot write", path);
-	rc = write_synced(tmp, data, len);
-	if (rc == 0 && rename(tmp, path) < 0)
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp.%ld", base, (long)getpid());
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(-errno, err, errlen, "cannot write", path);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		rc = -errno;
-	if (rc < 0) {
-		unlink(tmp);
-		return fail(rc, err, errlen, "cannot write", path);
-	}
-	rc = fsync_parent(path);
-	return rc < 0 ? fail(rc, err, errlen, "cannot sync the folder of", path) : 0;
+	else
+		give_fd(fd);
+	if (rc == 0)
+		rc = write_all(fd, data, len);
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	if (fd >= 0 && close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		rc = -errno;
+	if (rc < 0 && fd >= 0)
+		unlinkat(dfd, tmp, 0);
+	if (rc == 0 && fsync(dfd) < 0)
+		rc = -errno;
+	close(dfd);
+	return rc < 0 ? fail(rc, err, errlen, "cannot write", path) : 0;
 }
 
 /* ---- result folders ---- */
@@ -138,7 +192,9 @@ static int make_dirs(const char *path)
 		char c = *p;
 
 		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		if (mkdir(buf, 0755) == 0)
+			give_path(buf);
+		else if (errno != EEXIST)
 			return -errno;
 		*p = c;
 		if (c == '\0')
@@ -155,7 +211,8 @@ static int dir_is_empty(const char *path)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    strcmp(e->d_name, RECORD_LOCK) != 0) {
 			empty = 0;
 			break;
 		}
@@ -203,8 +260,10 @@ static int try_dir(const char *parent, const char *stamp, const char *command,
 
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	if (mkdir(path, 0755) == 0)
+	if (mkdir(path, 0755) == 0) {
+		give_path(path);
 		return 0;
+	}
 	return errno == EEXIST ? 1 : -errno;
 }
 
@@ -254,6 +313,27 @@ int record_dir_create(const char *parent, const char *command,
 }
 
 /* ---- meta.json ---- */
+
+int record_write_rendered(const char *path, int (*render)(const void *arg, FILE *f),
+			  const void *arg, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return snprintf(err, errlen, "%s: out of memory while rendering", path), -ENOMEM;
+	ret = render(arg, f);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -ENOMEM;
+	if (ret == 0)
+		ret = record_write_file_atomic(path, buf, len, err, errlen);
+	else
+		snprintf(err, errlen, "%s: cannot render it (%s)", path, strerror(-ret));
+	free(buf);
+	return ret;
+}
 
 int record_meta_write(const char *dir, const json_t *meta, char *err, size_t errlen)
 {
@@ -313,38 +393,20 @@ static json_t *host_json(void)
 			 "memory_bytes", (json_int_t)pages * (json_int_t)page);
 }
 
-/* One argv element without passwords: DSNs and --flag=DSN. */
-static json_t *redacted_arg(const char *arg)
-{
-	size_t n = strlen(arg);
-	char *buf;
-	const char *eq = strchr(arg, '=');
-	size_t keep = strncmp(arg, "--", 2) == 0 && eq ? (size_t)(eq - arg) + 1 : 0;
-	json_t *j;
-
-	if (strcasestr(arg, "PGPASSWORD="))
-		return json_string("(withheld: holds PGPASSWORD)");
-	if (!strcasestr(arg, "password") && !strstr(arg, "://"))
-		return json_string(arg);
-	buf = malloc(n + 1);
-	if (!buf)
-		return NULL;
-	memcpy(buf, arg, keep);
-	record_redact_dsn(arg + keep, buf + keep, n + 1 - keep);
-	j = json_string(buf);
-	free(buf);
-	return j;
-}
-
 static json_t *argv_json(int argc, char *const argv[])
 {
 	json_t *a = json_array();
 
-	for (int i = 0; a && i < argc; i++)
-		if (json_array_append_new(a, redacted_arg(argv[i])) < 0) {
+	for (int i = 0; a && i < argc; i++) {
+		char *r = record_redact_arg(argv[i]);
+
+		if (!r || json_array_append_new(a, json_string(r)) < 0) {
+			free(r);
 			json_decref(a);
 			return NULL;
 		}
+		free(r);
+	}
 	return a;
 }
 
@@ -392,7 +454,11 @@ static json_t *long_or_null(long v)
 
 json_t *record_device_json(const struct device_info *d)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	json_t *members = json_array();
+
+	for (int i = 0; i < d->nmembers; i++)
+		json_array_append_new(members, json_string(d->members[i]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", str_or_null(d->name),
 			 "disk", str_or_null(d->disk),
 			 "model", str_or_null(d->model),
@@ -400,7 +466,10 @@ json_t *record_device_json(const struct device_info *d)
 			 "rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),
 			 "nr_requests", long_or_null(d->nr_requests),
 			 "read_ahead_kb", long_or_null(d->read_ahead_kb),
-			 "logical_block_size", long_or_null(d->logical_block_size));
+			 "max_sectors_kb", long_or_null(d->max_sectors_kb),
+			 "logical_block_size", long_or_null(d->logical_block_size),
+			 "fstype", str_or_null(d->fstype),
+			 "members", members);
 }
 
 /* ---- trials.jsonl ---- */
@@ -487,7 +556,9 @@ int record_append(const char *dir, const char *file, const json_t *obj,
 		snprintf(err, errlen, "%s: a record must be a JSON object", path);
 		return -EINVAL;
 	}
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		give_fd(fd);
 	rc = fd < 0 ? -errno : cut_torn_tail(fd);
 	if (rc == 0)
 		rc = append_line(fd, line, len);
@@ -744,117 +815,15 @@ int record_write_csv(const char *path, const json_t *rows,
 	return rc;
 }
 
-/* ---- DSN redaction ---- */
-
-/* Output that never overflows; OVERFLOW says something was cut. */
-struct sink {
-	char  *out;
-	size_t len, used;
-	bool   overflow;
-};
-
-static void emit(struct sink *s, const char *p, size_t n)
+int record_folder_is(const char *dir, const char *cmd)
 {
-	size_t room = s->len - s->used - 1;
+	char path[PATH_MAX + 16];
+	json_t *m;
+	int yes;
 
-	if (n > room) {
-		s->overflow = true;
-		n = room;
-	}
-	memcpy(s->out + s->used, p, n);
-	s->used += n;
-	s->out[s->used] = '\0';
-}
-
-static bool is_password(const char *key, size_t n)
-{
-	return n == 8 && strncasecmp(key, "password", 8) == 0;
-}
-
-/* Past one value of the key=value form: 'quoted' or bare, \ escapes. */
-static const char *skip_value(const char *p)
-{
-	bool quoted = *p == '\'';
-
-	p += quoted;
-	while (*p && (quoted ? *p != '\'' : !isspace((unsigned char)*p))) {
-		if (*p == '\\' && p[1])
-			p++;
-		p++;
-	}
-	return p + (quoted && *p == '\'');
-}
-
-static void redact_keywords(const char *p, struct sink *s)
-{
-	while (*(p += strspn(p, " \t\r\n"))) {
-		const char *tok = p, *key_end;
-
-		p += strcspn(p, "= \t\r\n");
-		key_end = p;
-		p += strspn(p, " \t\r\n");
-		if (*p == '=') {
-			p += 1 + strspn(p + 1, " \t\r\n");
-			p = skip_value(p);
-		} else {
-			p = key_end;
-		}
-		if (is_password(tok, (size_t)(key_end - tok)))
-			continue;
-		if (s->used)
-			emit(s, " ", 1);
-		emit(s, tok, (size_t)(p - tok));
-	}
-}
-
-/* The query part after '?': drop password=... parameters. */
-static void redact_query(const char *q, struct sink *s)
-{
-	bool first = true;
-
-	while (*q) {
-		size_t n = strcspn(q, "&");
-
-		if (!is_password(q, strcspn(q, "=&"))) {
-			emit(s, first ? "?" : "&", 1);
-			emit(s, q, n);
-			first = false;
-		}
-		q += n + (q[n] == '&');
-	}
-}
-
-/* scheme://[user[:password]@]host.../db?params (credentials end at the
- * first '@' before any '/', as libpq reads them). */
-static void redact_uri(const char *uri, struct sink *s)
-{
-	const char *p = strstr(uri, "://") + 3;
-	const char *cred_end = p + strcspn(p, "@/");
-	const char *query;
-
-	emit(s, uri, (size_t)(p - uri));
-	if (*cred_end == '@') {
-		emit(s, p, strcspn(p, ":@"));
-		emit(s, "@", 1);
-		p = cred_end + 1;
-	}
-	query = p + strcspn(p, "?");
-	emit(s, p, (size_t)(query - p));
-	if (*query)
-		redact_query(query + 1, s);
-}
-
-int record_redact_dsn(const char *dsn, char *out, size_t len)
-{
-	struct sink s = { out, len, 0, false };
-	const char *p = dsn + strspn(dsn, " \t\r\n");
-
-	if (len == 0)
-		return -ENOSPC;
-	out[0] = '\0';
-	if (strncmp(p, "postgresql://", 13) == 0 || strncmp(p, "postgres://", 11) == 0)
-		redact_uri(p, &s);
-	else
-		redact_keywords(p, &s);
-	return s.overflow ? -ENOSPC : 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
+	m = json_load_file(path, 0, NULL);
+	yes = m && !strcmp(json_string_value(json_object_get(m, "command")) ?: "", cmd);
+	json_decref(m);
+	return yes;
 }

@@ -22,6 +22,7 @@
 
 #include "bench/pgutil.h"
 #include "bench/sqltext.h"
+#include "io/blocks.h"
 #include "io/clock.h"
 
 #define INT8_OID   20
@@ -247,7 +248,7 @@ static int run(PGconn *c, const char *sql, int nparams, const char *const *param
 	return bad ? -EINVAL : -EIO;
 }
 
-static int ask_datadir(PGconn *c, char *out, size_t len, char *err, size_t errlen)
+int relblocks_datadir(PGconn *c, char *out, size_t len, char *err, size_t errlen)
 {
 	PGresult *r;
 	char why[512];
@@ -262,19 +263,6 @@ static int ask_datadir(PGconn *c, char *out, size_t len, char *err, size_t errle
 	return 0;
 }
 
-static int add_segment(struct relblocks *rb, const char *path)
-{
-	char **v = realloc(rb->segments, (rb->nsegments + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	rb->segments = v;
-	if (!(v[rb->nsegments] = strdup(path)))
-		return -ENOMEM;
-	rb->nsegments++;
-	return 0;
-}
-
 /* BASE, BASE.1, ... while they exist; BASE itself must be readable here. */
 /*
  * For a --dsn server, files at the same path here could belong to another
@@ -284,18 +272,11 @@ static int same_size(const struct relblocks *rb, const char *relation,
 		     char *err, size_t errlen)
 {
 	uint64_t bytes = 0;
-	char path[PATH_MAX];
 	struct stat st;
 
-	for (unsigned i = 0;; i++) {
-		if (i == 0)
-			snprintf(path, sizeof(path), "%s", rb->base);
-		else
-			snprintf(path, sizeof(path), "%s.%u", rb->base, i);
-		if (stat(path, &st) < 0)
-			break;
-		bytes += (uint64_t)st.st_size;
-	}
+	for (unsigned i = 0; i < rb->nsegments; i++)
+		if (stat(rb->segments[i], &st) == 0)
+			bytes += (uint64_t)st.st_size;
 	if (bytes == rb->relation_blocks * rb->block_bytes)
 		return 0;
 	snprintf(err, errlen, "the files at %s hold %" PRIu64 " bytes but relation %s has %" PRIu64 ": they are not this server's (is it on another machine?)",
@@ -303,30 +284,32 @@ static int same_size(const struct relblocks *rb, const char *relation,
 	return -EINVAL;
 }
 
+int relblocks_readable(const char *relation, const char *base, bool remote,
+		       char *err, size_t errlen)
+{
+	int fd = open(base, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen, "the files of relation %s are at %s%s, which cannot be read here (%s): %s",
+		 relation, base, remote ? " on the server's machine" : "", strerror(errno),
+		 remote ? "run eicbench on that machine, as root or as the server's user" :
+		 "run eicbench as root or as the server's user");
+	return -EINVAL;
+}
+
 static int find_segments(struct relblocks *rb, const char *relation, bool remote,
 			 char *err, size_t errlen)
 {
-	char path[PATH_MAX];
-	int fd = open(rb->base, O_RDONLY | O_CLOEXEC), rc;
+	int rc = relblocks_readable(relation, rb->base, remote, err, errlen);
 
-	if (fd < 0) {
-		snprintf(err, errlen, "the files of relation %s are at %s%s, which cannot be read here (%s): %s",
-			 relation, rb->base, remote ? " on the server's machine" : "", strerror(errno),
-			 remote ? "run eicbench on that machine, as root or as the server's user" :
-			 "run eicbench as root or as the server's user");
-		return -EINVAL;
-	}
-	close(fd);
-	if ((rc = add_segment(rb, rb->base)) < 0)
-		return rc;
-	for (unsigned i = 1;; i++) {
-		snprintf(path, sizeof(path), "%s.%u", rb->base, i);
-		if (access(path, F_OK) < 0)
-			break;
-		if ((rc = add_segment(rb, path)) < 0)
-			return rc;
-	}
-	return remote ? same_size(rb, relation, err, errlen) : 0;
+	if (rc == 0 && blocks_segment_paths(rb->base, &rb->segments, &rb->nsegments) < 0)
+		rc = -ENOMEM;
+	if (rc == 0 && remote)
+		rc = same_size(rb, relation, err, errlen);
+	return rc;
 }
 
 /* Take the row of probe/relation.sql. */
@@ -368,7 +351,7 @@ int relblocks_lookup(PGconn *c, const char *relation, const char *datadir,
 	}
 	rc = take_relation(r, relation, rb, err, errlen);
 	if (rc == 0 && !datadir)
-		rc = ask_datadir(c, dir, sizeof(dir), err, errlen);
+		rc = relblocks_datadir(c, dir, sizeof(dir), err, errlen);
 	if (rc == 0 && asprintf(&rb->base, "%s/%s", datadir ? datadir : dir, PQgetvalue(r, 0, 2)) < 0) {
 		rb->base = NULL;
 		rc = -ENOMEM;
@@ -436,9 +419,7 @@ int relblocks_fetch(PGconn *c, const char *block_query, struct relblocks *rb,
 
 void relblocks_free(struct relblocks *rb)
 {
-	for (unsigned i = 0; i < rb->nsegments; i++)
-		free(rb->segments[i]);
-	free(rb->segments);
+	blocks_free_paths(rb->segments, rb->nsegments);
 	free(rb->base);
 	free(rb->blocks);
 	memset(rb, 0, sizeof(*rb));

@@ -10,6 +10,7 @@
 #ifndef BENCH_RELBLOCKS_H
 #define BENCH_RELBLOCKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,5 +50,15 @@ int relblocks_fetch(PGconn *c, const char *block_query, struct relblocks *rb,
 		    char *err, size_t errlen);
 
 void relblocks_free(struct relblocks *rb);
+
+/* The server's data_directory (superuser or pg_read_all_settings). */
+int relblocks_datadir(PGconn *c, char *out, size_t len, char *err, size_t errlen);
+
+/*
+ * 0 when BASE, the first file of RELATION, can be opened here; else -EINVAL
+ * with a message saying who can read it (REMOTE: the server may be elsewhere).
+ */
+int relblocks_readable(const char *relation, const char *base, bool remote,
+		       char *err, size_t errlen);
 
 #endif

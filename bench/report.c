@@ -18,6 +18,10 @@
 #include "bench/stats.h"
 
 #define EIC "effective_io_concurrency"
+#define EXEC_MS "explain.execution_ms"
+#define HEAP_MS "explain.bitmap.heap_phase.total_ms"
+#define INDEX_MS "explain.bitmap.index_phase.total_ms"
+#define SPEEDUP_SEED 1          /* bootstrap seed: the same report every time */
 
 int report_bad(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -194,7 +198,9 @@ static size_t trial_key(struct report *r, const json_t *t)
 	const char *q = report_str_at(t, "query", NULL);
 	size_t key, s, i;
 
-	if (isnan(report_num_at(t, "explain.execution_ms")))
+	if (isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
+		return REPORT_NONE;
+	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
 		return REPORT_NONE;
 	key = query_index(r, q ? q : r->nqueries ? r->queries[0] : "");
 	for (s = 0; key != REPORT_NONE && s < r->nsettings; s++) {
@@ -229,13 +235,24 @@ static const struct figure {
 	{ "disk.avg_read_kib", offsetof(struct report_group, avg_req_kib), 1 },
 	{ "backend.cpu_share", offsetof(struct report_group, cpu_share), 1 },
 	{ "disk.read_bytes", offsetof(struct report_group, read_mib), 1.0 / 1048576 },
+	{ INDEX_MS, offsetof(struct report_group, index_ms), 1 },
+	{ "explain.bitmap.other_ms", offsetof(struct report_group, other_ms), 1 },
+	{ "explain.bitmap.heap_phase.io_read_ms", offsetof(struct report_group, heap_io_read_ms), 1 },
+	{ "phases.heap.disk.avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1 },
+	{ "phases.heap.disk.avg_read_kib", offsetof(struct report_group, heap_req_kib), 1 },
+	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
+	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
+	{ "phases.index.disk.read_bytes", offsetof(struct report_group, index_read_mib), 1.0 / 1048576 },
+	{ "phases.index.disk.avg_read_kib", offsetof(struct report_group, index_req_kib), 1 },
+	{ "phases.index.backend.cpu_share", offsetof(struct report_group, index_cpu_share), 1 },
 	{ "explain.bitmap.exact_heap_blocks", offsetof(struct report_group, exact_blocks), 1 },
 	{ "explain.bitmap.lossy_heap_blocks", offsetof(struct report_group, lossy_blocks), 1 },
 	{ "explain.top_rows", offsetof(struct report_group, rows), 1 },
 };
 
-/* The median of PATH over the trials T[0..n), skipping absent figures. */
-static double median_of(const json_t *const *t, size_t n, const char *path, double *buf)
+/* The values of PATH over the trials T[0..n) into BUF, absent ones skipped;
+ * returns how many. */
+static size_t values_of(const json_t *const *t, size_t n, const char *path, double *buf)
 {
 	size_t k = 0;
 
@@ -243,20 +260,31 @@ static double median_of(const json_t *const *t, size_t n, const char *path, doub
 		buf[k] = report_num_at(t[i], path);
 		k += !isnan(buf[k]);
 	}
+	return k;
+}
+
+/* The median of PATH over the trials, skipping absent figures. */
+static double median_of(const json_t *const *t, size_t n, const char *path, double *buf)
+{
+	size_t k = values_of(t, n, path, buf);
+
 	return k ? stats_median(buf, k) : NAN;
 }
 
-static void summarize(struct report_group *g, const json_t *const *t, size_t n, double *buf)
+/* The index phase's share of each run's execution, as a median. */
+static double index_share(const json_t *const *t, size_t n, double *buf)
 {
-	size_t f;
+	size_t k = 0;
 
-	g->runs = n;
-	g->median_ms = median_of(t, n, "explain.execution_ms", buf);
-	g->min_ms = stats_min(buf, n);
-	g->max_ms = stats_max(buf, n);
-	for (f = 0; f < sizeof(figures) / sizeof(figures[0]); f++)
-		*(double *)((char *)g + figures[f].offset) =
-			median_of(t, n, figures[f].path, buf) * figures[f].scale;
+	for (size_t i = 0; i < n; i++) {
+		buf[k] = report_num_at(t[i], INDEX_MS) / report_num_at(t[i], EXEC_MS);
+		k += isfinite(buf[k]);
+	}
+	return k ? stats_median(buf, k) : NAN;
+}
+
+static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		const json_t *has = json_object_get(json_object_get(t[i], "explain"), "has");
 
@@ -266,6 +294,33 @@ static void summarize(struct report_group *g, const json_t *const *t, size_t n, 
 		if (!g->top_node)
 			g->top_node = report_str_at(json_object_get(t[i], "explain"), "top_node", NULL);
 	}
+}
+
+static int summarize(const struct report *r, struct report_group *g, const json_t *const *t,
+		     size_t n, double *buf)
+{
+	size_t f, k = values_of(t, n, r->heap_phase ? HEAP_MS : EXEC_MS, buf);
+
+	g->runs = k;
+	g->times = malloc((k + 1) * sizeof(*g->times));
+	if (!g->times)
+		return -ENOMEM;
+	memcpy(g->times, buf, k * sizeof(*buf));
+	g->median_ms = stats_median(buf, k);
+	g->min_ms = stats_min(buf, k);
+	g->max_ms = stats_max(buf, k);
+	stats_median_interval(buf, k, REPORT_LEVEL, &g->ci);
+	g->exec_ms = median_of(t, n, EXEC_MS, buf);
+	g->exec_min_ms = stats_min(buf, values_of(t, n, EXEC_MS, buf));
+	g->exec_max_ms = stats_max(buf, values_of(t, n, EXEC_MS, buf));
+	for (f = 0; f < sizeof(figures) / sizeof(figures[0]); f++)
+		*(double *)((char *)g + figures[f].offset) =
+			median_of(t, n, figures[f].path, buf) * figures[f].scale;
+	g->index_share = index_share(t, n, buf);
+	for (size_t i = 0; i < n; i++)
+		g->split_runs += json_is_true(json_object_get(json_object_get(t[i], "phases"), "split"));
+	no_bitmap(g, t, n);
+	return 0;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -282,6 +337,7 @@ static int make_groups(struct report *r, const size_t *keys, size_t ntrials)
 	double *buf = malloc((ntrials + 1) * sizeof(*buf));
 	size_t *sorted = malloc((ntrials + 1) * sizeof(*sorted));
 	size_t i, j, n, k;
+	int ret = 0;
 
 	r->groups = calloc(ntrials + 1, sizeof(*r->groups));
 	if (!t || !buf || !sorted || !r->groups) {
@@ -290,17 +346,35 @@ static int make_groups(struct report *r, const size_t *keys, size_t ntrials)
 	}
 	memcpy(sorted, keys, ntrials * sizeof(*keys));
 	qsort(sorted, ntrials, sizeof(*sorted), cmp_size);
-	for (i = 0; i < ntrials && sorted[i] != REPORT_NONE; i = j) {
+	for (i = 0; ret == 0 && i < ntrials && sorted[i] != REPORT_NONE; i = j) {
 		for (j = i; j < ntrials && sorted[j] == sorted[i]; j++)
 			;
 		for (k = 0, n = 0; k < ntrials; k++)
 			if (keys[k] == sorted[i])
 				t[n++] = json_array_get(r->trials, k);
 		key_to_group(r, sorted[i], &r->groups[r->ngroups]);
-		summarize(&r->groups[r->ngroups++], t, n, buf);
+		ret = summarize(r, &r->groups[r->ngroups++], t, n, buf);
 	}
 	free(t), free(buf), free(sorted);
-	return 0;
+	return ret;
+}
+
+/* The heap phase is the measure when every timed trial has one. */
+static void choose_measure(struct report *r)
+{
+	size_t i, timed = 0, heap = 0;
+	json_t *t;
+
+	size_t split = 0;
+
+	json_array_foreach(r->trials, i, t) {
+		timed += !isnan(report_num_at(t, EXEC_MS));
+		heap += !isnan(report_num_at(t, EXEC_MS)) && !isnan(report_num_at(t, HEAP_MS));
+		split += !isnan(report_num_at(t, EXEC_MS)) &&
+			 json_is_true(json_object_get(json_object_get(t, "phases"), "split"));
+	}
+	r->heap_phase = timed > 0 && heap == timed;
+	r->split = r->heap_phase && split == timed;
 }
 
 static int group_trials(struct report *r)
@@ -311,9 +385,15 @@ static int group_trials(struct report *r)
 
 	if (!keys)
 		return -ENOMEM;
+	choose_measure(r);
 	for (i = 0; i < n; i++) {
-		keys[i] = trial_key(r, json_array_get(r->trials, i));
-		r->skipped += keys[i] == REPORT_NONE;
+		const json_t *t = json_array_get(r->trials, i);
+
+		keys[i] = trial_key(r, t);
+		if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
+			r->mismatched++;
+		else
+			r->skipped += keys[i] == REPORT_NONE;
 	}
 	ret = make_groups(r, keys, n);
 	free(keys);
@@ -355,31 +435,81 @@ size_t report_find(const struct report *r, const struct report_group *g, const c
 	return REPORT_NONE;
 }
 
-static double speedup(const struct report *r, const struct report_group *g, const char *value)
+/* The median at VALUE over G's, with its bootstrap interval; NAN if absent. */
+static double speedup(const struct report *r, const struct report_group *g, const char *value,
+		      struct stats_interval *ci)
 {
 	size_t ref = r->swept_is_eic ? report_find(r, g, value) : REPORT_NONE;
+	const struct report_group *x;
+	double ratio = NAN;
 
-	return ref == REPORT_NONE ? NAN : r->groups[ref].median_ms / g->median_ms;
+	*ci = (struct stats_interval){ NAN, NAN, NAN };
+	if (ref == REPORT_NONE || g->runs == 0)
+		return NAN;
+	x = &r->groups[ref];
+	if (stats_ratio_interval(x->times, x->runs, g->times, g->runs, REPORT_LEVEL,
+				 REPORT_RESAMPLES, SPEEDUP_SEED, &ratio, ci) < 0)
+		return x->median_ms / g->median_ms;
+	return ratio;
 }
 
+/* How G compares with the fastest F: the ratio of medians and its interval. */
+static void versus_fastest(struct report_group *g, const struct report_group *f)
+{
+	double ratio;
+
+	g->vs_fastest = g->median_ms / f->median_ms;
+	g->ci_vs_fastest = (struct stats_interval){ NAN, NAN, NAN };
+	if (g == f) {
+		g->ci_vs_fastest = (struct stats_interval){ 1, 1, REPORT_LEVEL };
+		g->indistinguishable = 1;
+		return;
+	}
+	if (stats_ratio_interval(g->times, g->runs, f->times, f->runs, REPORT_LEVEL,
+				 REPORT_RESAMPLES, SPEEDUP_SEED, &ratio, &g->ci_vs_fastest) < 0)
+		g->ci_vs_fastest = (struct stats_interval){ g->vs_fastest, g->vs_fastest, NAN };
+	g->indistinguishable = g->ci_vs_fastest.lo <= 1.0;
+}
+
+/* Fastest median; then the smallest value indistinguishable from it. */
 static void pick(struct report *r, struct report_series *se, size_t id)
 {
-	const struct report_group *g;
+	struct report_group *g;
 	size_t i;
 
 	se->fastest = se->recommended = REPORT_NONE;
-	for (i = 0; i < r->ngroups; i++)
-		if (r->groups[i].series == id && (se->fastest == REPORT_NONE ||
-		    r->groups[i].median_ms < r->groups[se->fastest].median_ms))
+	se->min_runs = (size_t)-1;
+	for (i = 0; i < r->ngroups; i++) {
+		if (r->groups[i].series != id)
+			continue;
+		se->nvalues++;
+		if (r->groups[i].runs < se->min_runs)
+			se->min_runs = r->groups[i].runs;
+		if (se->fastest == REPORT_NONE || r->groups[i].median_ms < r->groups[se->fastest].median_ms)
 			se->fastest = i;
+	}
 	for (i = 0; i < r->ngroups; i++) {
 		g = &r->groups[i];
-		if (g->series != id ||
-		    g->median_ms > r->groups[se->fastest].median_ms * (1 + REPORT_WITHIN))
+		if (g->series != id)
 			continue;
+		versus_fastest(g, &r->groups[se->fastest]);
+		if (!g->indistinguishable)
+			continue;
+		se->nindist += i != se->fastest;
 		if (se->recommended == REPORT_NONE || report_before(r, g, &r->groups[se->recommended]))
 			se->recommended = i;
 	}
+	se->all_overlap = se->nvalues > 1 && se->nindist == se->nvalues - 1;
+	se->separated = se->min_runs >= REPORT_RUNS_FOR_95 && !se->all_overlap;
+	se->recommends = se->min_runs >= 2 && !se->all_overlap;
+}
+
+int report_separated(const struct report *r)
+{
+	for (size_t s = 0; s < r->nseries; s++)
+		if (!r->series[s].separated)
+			return 0;
+	return r->nseries > 0;
 }
 
 static int make_series(struct report *r)
@@ -399,8 +529,8 @@ static int make_series(struct report *r)
 		r->groups[i].series = s;
 	}
 	for (i = 0; i < r->ngroups; i++) {
-		r->groups[i].speedup_vs_0 = speedup(r, &r->groups[i], "0");
-		r->groups[i].speedup_vs_1 = speedup(r, &r->groups[i], "1");
+		r->groups[i].speedup_vs_0 = speedup(r, &r->groups[i], "0", &r->groups[i].ci_vs_0);
+		r->groups[i].speedup_vs_1 = speedup(r, &r->groups[i], "1", &r->groups[i].ci_vs_1);
 	}
 	for (s = 0; s < r->nseries; s++)
 		pick(r, &r->series[s], s);
@@ -418,6 +548,10 @@ static void note_ignored(struct report *r, const char *torn_msg)
 		used += snprintf(r->note + used, sizeof(r->note) - used,
 				 "%s%zu trial(s) ignored: no execution time, or settings outside the grid.",
 				 used ? " " : "", r->skipped);
+	if (r->mismatched && used < sizeof(r->note))
+		used += snprintf(r->note + used, sizeof(r->note) - used,
+				 "%s%zu trial(s) left out: their plan read other blocks or returned other rows than the first trial of their settings (plan_check in trials.jsonl says what differed).",
+				 used ? " " : "", r->mismatched);
 	if (done < planned && used < sizeof(r->note))
 		snprintf(r->note + used, sizeof(r->note) - used,
 			 "%sOnly %zu of the %zu planned trials are recorded: the sweep was interrupted (eicbench sweep --resume finishes it).",
@@ -430,6 +564,7 @@ int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	ret = load_meta(dir, r, err, errlen);
 	if (ret == 0)
 		ret = load_grid(r, err, errlen);
@@ -460,22 +595,13 @@ void report_free(struct report *r)
 		free(r->settings[s].values);
 		free(r->settings[s].num);
 	}
+	for (size_t i = 0; i < r->ngroups; i++)
+		free(r->groups[i].times);
 	free(r->groups);
 	free(r->series);
 	json_decref(r->trials);
 	json_decref(r->meta);
 	memset(r, 0, sizeof(*r));
-}
-
-long report_convert_pre13(int old)
-{
-	double sum = 0;
-
-	if (old < 0 || old > REPORT_PRE13_MAX)
-		return -1;
-	for (int n = 1; n <= old; n++)
-		sum += (double)old / n;
-	return lround(sum);
 }
 
 const char *report_series_label(const struct report *r, size_t s, char *buf, size_t len)

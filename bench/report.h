@@ -14,20 +14,24 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "bench/stats.h"
+
 #define REPORT_MAX_SETTINGS 8
 #define REPORT_MAX_QUERIES  8
 #define REPORT_NONE         ((size_t)-1)
-#define REPORT_WITHIN       0.05     /* the recommendation's "within 5%" */
+#define REPORT_LEVEL        0.95     /* the confidence of every interval */
+#define REPORT_RUNS_FOR_95  6        /* fewest runs whose median interval reaches it */
+#define REPORT_RESAMPLES    4000     /* bootstrap resamples of a speedup */
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
-#define REPORT_PRE13_MAX    1000     /* the setting's maximum, before and after 13 */
 
 #define REPORT_SUMMARY_CSV  "summary.csv"
 #define REPORT_MD           "report.md"
+#define REPORT_HTML_FILE    "report.html"
 #define REPORT_PLOT_DAT     "plot.dat"
 #define REPORT_PLOT_SCRIPT  "plot-sweep.gp"
 
-enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_JSON, REPORT_CSV };
+enum report_format { REPORT_TEXT, REPORT_MARKDOWN, REPORT_JSON, REPORT_CSV, REPORT_HTML };
 
 struct report_setting {
 	const char  *name;          /* strings point into report.meta */
@@ -36,28 +40,58 @@ struct report_setting {
 	size_t       nvalues;
 };
 
-/* The trials of one settings combination, summarized (medians unless said). */
+/*
+ * The trials of one settings combination, summarized (medians unless said).
+ * The measured time (median_ms, its interval, min and max, the speedups) is
+ * the heap phase's when every trial of the folder has one, else the whole
+ * execution's (report.heap_phase says which); exec_* are always the whole.
+ */
 struct report_group {
 	size_t query;                         /* index into report.queries */
 	size_t value[REPORT_MAX_SETTINGS];    /* index into settings[i].values */
 	size_t series;                        /* index into report.series */
-	size_t runs;                          /* trials with an execution time */
+	size_t runs;                          /* trials with a time */
 	size_t no_bitmap;                     /* of those, plans without a Bitmap Heap Scan */
 	const char *top_node;                 /* of the first such plan, or NULL */
+	double *times;                        /* the measured time of each run */
 	double median_ms, min_ms, max_ms;
+	struct stats_interval ci;             /* of the median */
 	double speedup_vs_0, speedup_vs_1;    /* median there / median here; NAN if absent */
-	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;
+	struct stats_interval ci_vs_0, ci_vs_1;
+	double vs_fastest;                    /* median here / the series' fastest median */
+	struct stats_interval ci_vs_fastest;  /* its bootstrap interval */
+	int    indistinguishable;             /* that interval holds 1 (the fastest: 1) */
+	double exec_ms, exec_min_ms, exec_max_ms;
+	double index_ms, index_share;         /* index phase, and its share of the execution */
+	double other_ms;                      /* the execution outside both phases */
+	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;  /* whole query */
+	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
+	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
+	double index_read_mib, index_req_kib, index_cpu_share;
+	size_t split_runs;                    /* runs whose samples were split by phase */
 	double exact_blocks, lossy_blocks, rows;
 };
 
-/* Groups sharing the query and every setting but the swept one. */
+/*
+ * Groups sharing the query and every setting but the swept one. A value is
+ * indistinguishable from the fastest when the 95% bootstrap interval of its
+ * median over the fastest's holds 1; the recommendation is the smallest
+ * indistinguishable value. "separated" when every value has runs enough for
+ * 95% intervals and at least one value is told apart from the fastest;
+ * "all_overlap" when none is.
+ */
 struct report_series {
 	size_t query;
 	size_t first;                 /* a group of the series, for its other settings */
-	size_t fastest, recommended;  /* group indices (lowest median; smallest within 5%) */
+	size_t fastest, recommended;  /* group indices */
+	size_t nvalues, nindist;      /* values, and those indistinguishable from the fastest */
+	size_t min_runs;              /* fewest runs of any value */
+	int    separated, all_overlap;
+	int    recommends;            /* a recommendation stands: 2+ runs, not all_overlap */
 };
 
 struct report {
+	char    dir[4096];            /* the folder it was loaded from */
 	json_t *meta, *trials;
 	int     torn;                 /* trials.jsonl ended in a torn line (ignored) */
 	char    note[512];            /* what was ignored, when anything was */
@@ -73,6 +107,9 @@ struct report {
 	struct report_series *series;
 	size_t  nseries;
 	size_t  skipped;              /* trials matching no grid combination or without a time */
+	size_t  mismatched;           /* trials left out: their plan differed (plan_check) */
+	int     heap_phase;           /* 1: times are the heap phase's, 0: the execution's */
+	int     split;                /* 1: every trial's samples were split by phase */
 };
 
 /*
@@ -86,10 +123,12 @@ void report_free(struct report *r);
 
 /* A pre-13 ("spindles") value as today's prefetch distance in pages:
  * round(sum_{n=1..old} old/n). -1 when OLD is outside 0..1000. */
-long report_convert_pre13(int old);
 
 /* The value of setting S in group G. */
 const char *report_value(const struct report *r, const struct report_group *g, size_t s);
+
+/* 1 when every series is separated (see struct report_series). */
+int report_separated(const struct report *r);
 
 /* The explanation and recommendation: a new JSON array of paragraphs. */
 json_t *report_explain(const struct report *r);
@@ -101,8 +140,13 @@ json_t *report_rows(const struct report *r);
  * summary.csv) to OUT. 0, -EINVAL for CSV, -ENOMEM. */
 int report_render(const struct report *r, enum report_format format, FILE *out);
 
-/* DIR/summary.csv and DIR/report.md, atomically. 0 or -errno with ERR. */
+/* DIR/summary.csv, DIR/report.md and DIR/report.html (its plot, DIR/sweep.svg,
+ * inline when it exists), atomically. 0 or -errno with ERR. */
 int report_write_files(const struct report *r, const char *dir, char *err, size_t errlen);
+
+struct doc;
+/* The sweep as a document (bench/doc.h), its plot read from DIR. */
+void report_document(const struct report *r, const char *dir, struct doc *d);
 
 /*
  * DIR/plot.dat, then gnuplot (argv, no shell, 60 s at most) with
@@ -129,6 +173,26 @@ int report_folder(const char *dir, enum report_format format, int plot, FILE *ou
 int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen);
 
 /* ---- shared by the report_*.c files ---- */
+
+/* "850 ms", "4.29 s", "16.3 s" (n/a when not finite) into BUF. */
+/* A query's series side by side (bench/report_across.c): each series'
+ * fastest median against the query's fastest, and the series to recommend. */
+#define REPORT_MAX_ACROSS 16
+struct report_across {
+	size_t n;                                   /* the query's series (0 or 1: nothing to compare) */
+	size_t series[REPORT_MAX_ACROSS];           /* indices into report.series */
+	double ratio[REPORT_MAX_ACROSS];            /* its fastest median / the query's fastest */
+	struct stats_interval ci[REPORT_MAX_ACROSS];
+	int    indist[REPORT_MAX_ACROSS];           /* that interval holds 1 */
+	size_t best;                                /* index into series[]: the fastest */
+	size_t pick;                                /* index recommended, REPORT_NONE: none (1 run) */
+	int    kept_own;                            /* the pick is the server's own value, not the fastest */
+	size_t setting;                             /* the setting telling them apart, or REPORT_NONE */
+	size_t min_runs;
+};
+int report_across(const struct report *r, size_t query, struct report_across *a);
+
+const char *report_fmt_ms(char *buf, size_t len, double ms);
 
 /* Fill ERR from FMT; returns -EINVAL. */
 int report_bad(char *err, size_t errlen, const char *fmt, ...)

@@ -1,23 +1,28 @@
 /*
- * report_explain: the suite's explanation in plain words, per series: which
- * value was fastest and by how much against 0 and 1, the recommendation
- * (the smallest value within 5% of the fastest median) and whether the
- * spread of the runs makes the difference significant, whether the device
- * or the CPU bound the runs and why prefetching helped or hurt, and what the
- * value means on the server's version. Reads the summarized groups only.
+ * report_explain: the suite's explanation in plain words, per series, every
+ * sentence carrying the figures it rests on: the heap phase's fastest median
+ * with its interval, speedups against 0 and 1 with theirs, how much of the
+ * query the index phase was, the recommendation (the smallest value whose
+ * interval overlaps the fastest's) and which values are indistinguishable;
+ * then what bound the heap phase (CPU share, read wait, queue depth, request
+ * sizes, read volume), read_ahead_kb, and what the value means on the
+ * server's version. Reads the summarized groups only.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/report.h"
+#include "bench/semantics.h"
 
 #define SHRUNK 0.25       /* requests "much smaller": under a quarter of those at 0 */
 
-static const char *fmt_ms(char *buf, size_t len, double ms)
+const char *report_fmt_ms(char *buf, size_t len, double ms)
 {
-	if (isnan(ms))
+	if (!isfinite(ms))
 		snprintf(buf, len, "n/a");
 	else if (ms < 1000)
 		snprintf(buf, len, "%.0f ms", ms);
@@ -60,237 +65,368 @@ static const char *value_of(const struct report *r, size_t g)
 	return report_value(r, &r->groups[g], r->swept);
 }
 
-/* "4, 16 and 64" from the swept values of groups IDX[0..n). */
-static void put_values(FILE *f, const struct report *r, const size_t *idx, size_t n)
+/* "4 to 1000", "4, 16 and 64" or "4": a run of neighbours is a range. */
+static void put_set(FILE *f, const struct report *r, const size_t *idx, size_t n,
+		    const bool *in)
 {
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", value_of(r, idx[i]));
-}
-
-/* ---- which value won, by how much ---- */
-
-static size_t best_prefetching(const struct report *r, const size_t *idx, size_t n)
-{
-	size_t best = REPORT_NONE;
+	size_t k = 0, m = 0, first = REPORT_NONE;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(value_of(r, idx[i]), "0") &&
-		    (best == REPORT_NONE || r->groups[idx[i]].median_ms < r->groups[best].median_ms))
-			best = idx[i];
-	return best;
+		m += in[i];
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && in[i]) {
+			if (first == REPORT_NONE)
+				first = i;
+			continue;
+		}
+		if (first == REPORT_NONE)
+			continue;
+		fprintf(f, "%s%s", k == 0 ? "" : k + (i - first) >= m ? " and " : ", ",
+			value_of(r, idx[first]));
+		if (i - first > 3)
+			fprintf(f, " to %s", value_of(r, idx[i - 1]));
+		else
+			for (size_t j = first + 1; j < i; j++)
+				fprintf(f, "%s%s", k + (j - first) + 1 == m ? " and " : ", ", value_of(r, idx[j]));
+		k += i - first;
+		first = REPORT_NONE;
+	}
 }
 
-static void explain_zero_won(FILE *f, const struct report *r, const size_t *idx, size_t n,
-			     const struct report_group *fa)
+/* "1.95 s (95% interval 1.80-2.10 s, 6 runs)" */
+static void put_median(FILE *f, const struct report_group *g)
 {
-	size_t one = report_find(r, fa, "1"), best = best_prefetching(r, idx, n);
-	char a[32];
+	char a[32], b[64];
 
-	fprintf(f, " No prefetching (0) was fastest");
-	if (one != REPORT_NONE)
-		fprintf(f, ": %.2fx as fast as 1 (%s)", fa->speedup_vs_1,
-			fmt_ms(a, sizeof(a), r->groups[one].median_ms));
-	if (best != REPORT_NONE && best != one)
-		fprintf(f, "%s %.2fx as fast as the best prefetching value, %s (%s)",
-			one != REPORT_NONE ? " and" : ":", r->groups[best].median_ms / fa->median_ms,
-			value_of(r, best), fmt_ms(a, sizeof(a), r->groups[best].median_ms));
-	fprintf(f, ".");
+	fprintf(f, "%s (", report_fmt_ms(a, sizeof(a), g->median_ms));
+	if (g->runs > 1)
+		fprintf(f, "%.0f%% interval %s, ", g->ci.coverage * 100,
+			fmt_range(b, sizeof(b), g->ci.lo, g->ci.hi, report_fmt_ms));
+	fprintf(f, "%zu run%s)", g->runs, g->runs == 1 ? "" : "s");
 }
 
-static void explain_speedups(FILE *f, const struct report *r, const size_t *idx, size_t n,
-			     const struct report_group *fa)
+/* "2.19x (95% interval 1.90-2.50x)"; the bootstrap interval only when
+ * both sides have the runs a 95% interval needs. */
+static void put_speedup(FILE *f, double x, const struct stats_interval *ci,
+			const struct report_group *a, const struct report_group *b)
+{
+	fprintf(f, "%.2fx", x);
+	if (!isnan(ci->lo) && ci->hi > ci->lo && a->runs >= REPORT_RUNS_FOR_95 &&
+	    b->runs >= REPORT_RUNS_FOR_95)
+		fprintf(f, " (95%% interval %.2f-%.2fx)", ci->lo, ci->hi);
+}
+
+static void explain_against(FILE *f, const struct report *r, const struct report_group *fa)
 {
 	size_t zero = report_find(r, fa, "0"), one = report_find(r, fa, "1");
 	const char *v = report_value(r, fa, r->swept);
 	char a[32];
 
-	if (!strcmp(v, "0")) {
-		explain_zero_won(f, r, idx, n, fa);
-		return;
-	}
-	if (zero != REPORT_NONE)
-		fprintf(f, " That is %.2fx as fast as 0, no prefetching (%s)", fa->speedup_vs_0,
-			fmt_ms(a, sizeof(a), r->groups[zero].median_ms));
-	if (one != REPORT_NONE && strcmp(v, "1"))
-		fprintf(f, "%s %.2fx as fast as 1, the default before 18 (%s)",
-			zero != REPORT_NONE ? " and" : " That is", fa->speedup_vs_1,
-			fmt_ms(a, sizeof(a), r->groups[one].median_ms));
-	if (zero != REPORT_NONE || (one != REPORT_NONE && strcmp(v, "1")))
+	if (zero != REPORT_NONE && strcmp(v, "0")) {
+		fprintf(f, " Against 0, no prefetching (%s), that is ",
+			report_fmt_ms(a, sizeof(a), r->groups[zero].median_ms));
+		put_speedup(f, fa->speedup_vs_0, &fa->ci_vs_0, fa, &r->groups[zero]);
 		fprintf(f, ".");
-	else
-		fprintf(f, " Neither 0 nor 1 was in the sweep, so there is no speedup against them.");
+	}
+	if (one != REPORT_NONE && strcmp(v, "1")) {
+		fprintf(f, " Against 1, the default before 18 (%s), ",
+			report_fmt_ms(a, sizeof(a), r->groups[one].median_ms));
+		put_speedup(f, fa->speedup_vs_1, &fa->ci_vs_1, fa, &r->groups[one]);
+		fprintf(f, ".");
+	}
 }
 
-static void explain_recommendation(FILE *f, const struct report *r, const struct report_series *se,
-				   const size_t *idx)
+/* The executor's time outside both phases, when it is more than a sliver. */
+static void explain_other(FILE *f, const struct report *r, const size_t *idx, size_t n)
 {
-	const struct report_group *fa = &r->groups[se->fastest], *rec = &r->groups[se->recommended];
-	const char *name = r->settings[r->swept].name;
+	double hi = -INFINITY, share = 0;
 	char a[32];
 
-	if (rec != fa)
-		fprintf(f, " Recommended: %s = %s, the smallest value whose median (%s) is within %.0f%% of the fastest (%.1f%% slower).",
-			name, value_of(r, se->recommended), fmt_ms(a, sizeof(a), rec->median_ms),
-			REPORT_WITHIN * 100, (rec->median_ms / fa->median_ms - 1) * 100);
-	else if (idx[0] == se->fastest)
-		fprintf(f, " Recommended: %s = %s, the fastest and the smallest value tried.",
-			name, value_of(r, se->fastest));
-	else
-		fprintf(f, " Recommended: %s = %s, the fastest; no smaller value came within %.0f%% of its median.",
-			name, value_of(r, se->fastest), REPORT_WITHIN * 100);
-}
-
-static void explain_spread(FILE *f, const struct report *r, const struct report_series *se,
-			   const size_t *idx, size_t n)
-{
-	const struct report_group *fa = &r->groups[se->fastest];
-	size_t over[n + 1], k = 0;
-	char a[64];
-
-	if (fa->runs < 2) {
-		fprintf(f, " With one run at %s there is no spread to judge the differences by; repeat the sweep with more runs per value.",
-			value_of(r, se->fastest));
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct report_group *g = &r->groups[idx[i]];
 
-		if (idx[i] != se->fastest && g->min_ms <= fa->max_ms && g->max_ms >= fa->min_ms)
-			over[k++] = idx[i];
+		if (!isnan(g->other_ms) && g->other_ms > hi)
+			hi = g->other_ms, share = g->other_ms / g->exec_ms;
 	}
-	fmt_range(a, sizeof(a), fa->min_ms, fa->max_ms, fmt_ms);
-	if (k == 0) {
-		fprintf(f, " No other value's runs overlap those at %s (%s): its lead is larger than the spread between runs%s.",
-			value_of(r, se->fastest), a, se->recommended == se->fastest ? "" :
-			", but under 5%, so the smaller value is recommended");
+	if (isinf(hi) || share < 0.02)
+		return;
+	fprintf(f, " Up to %s (%.0f%% of the query) went to the executor outside both phases (starting up from a cold cache, shutting down).",
+		report_fmt_ms(a, sizeof(a), hi), share * 100);
+}
+
+static void explain_index_share(FILE *f, const struct report *r, const size_t *idx, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY, slo = INFINITY, shi = -INFINITY;
+	char a[64];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct report_group *g = &r->groups[idx[i]];
+
+		if (isnan(g->index_ms))
+			continue;
+		lo = fmin(lo, g->index_ms), hi = fmax(hi, g->index_ms);
+		slo = fmin(slo, g->index_share), shi = fmax(shi, g->index_share);
+	}
+	if (isinf(lo))
+		return;
+	fprintf(f, " The index phase before it (the bitmap index scans) took %s, %.0f-%.0f%% of the whole query",
+		fmt_range(a, sizeof(a), lo, hi, report_fmt_ms), slo * 100, shi * 100);
+	if (r->version_num >= 130000 && r->version_num < 180000)
+		fprintf(f, "; up to 17 effective_io_concurrency does not act on it.");
+	else
+		fprintf(f, ".");
+	explain_other(f, r, idx, n);
+}
+
+/* Which values are indistinguishable from the fastest, which slower. */
+static void explain_recommendation(FILE *f, const struct report *r, const struct report_series *se,
+				   const size_t *idx, size_t n)
+{
+	const char *name = r->settings[r->swept].name, *best = value_of(r, se->fastest);
+	bool in[n + 1], out[n + 1];
+	size_t nin = 0, nout = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		in[i] = idx[i] != se->fastest && r->groups[idx[i]].indistinguishable;
+		out[i] = !in[i] && idx[i] != se->fastest;
+		nin += in[i], nout += out[i];
+	}
+	if (se->min_runs < 2)
+		return;		/* no spread: explain_confidence says so */
+	if (se->all_overlap) {
+		fprintf(f, " No value is clearly better: for each of the other %zu values the interval of its median over the fastest's holds 1, so these runs cannot tell them apart; they support no change from the server's default. More runs narrow the intervals (--until-separated).",
+			n - 1);
 		return;
 	}
-	fprintf(f, " The runs at ");
-	put_values(f, r, over, k);
-	fprintf(f, " overlap those at %s (%s), so the differences between them are not significant.",
-		value_of(r, se->fastest), a);
+	if (se->recommended == se->fastest)
+		fprintf(f, " Recommended: %s = %s, the fastest.", name, best);
+	else
+		fprintf(f, " Recommended: %s = %s, the smallest value indistinguishable from the fastest, %s (%.2fx its time, 95%% interval %.2f-%.2fx).",
+			name, value_of(r, se->recommended), best, r->groups[se->recommended].vs_fastest,
+			r->groups[se->recommended].ci_vs_fastest.lo, r->groups[se->recommended].ci_vs_fastest.hi);
+	if (nin) {
+		fprintf(f, " ");
+		put_set(f, r, idx, n, in);
+		fprintf(f, " %s indistinguishable from %s (the interval of the ratio of medians holds 1)",
+			nin == 1 ? "is" : "are", best);
+	}
+	if (nout) {
+		fprintf(f, "%s", nin ? "; " : " ");
+		put_set(f, r, idx, n, out);
+		fprintf(f, " %s slower (the interval lies above 1)", nout == 1 ? "is" : "are");
+	}
+	if (nin || nout)
+		fprintf(f, ".");
+}
+
+static void explain_confidence(FILE *f, const struct report_series *se, const struct report_group *fa)
+{
+	if (se->min_runs >= REPORT_RUNS_FOR_95)
+		return;
+	if (fa->runs < 2) {
+		fprintf(f, " With one run per value there is no spread to judge the differences by: this is no recommendation; repeat with --runs %d or more.",
+			REPORT_RUNS_FOR_95);
+		return;
+	}
+	fprintf(f, " With %zu run%s at the fewest, the intervals are the runs' min..max and hold the median with %.0f%% confidence only, not 95%%: take this as provisional, or run %d or more per value (--runs %d, or --until-separated).",
+		se->min_runs, se->min_runs == 1 ? "" : "s", fa->ci.coverage * 100,
+		REPORT_RUNS_FOR_95, REPORT_RUNS_FOR_95);
 }
 
 static void explain_result(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
 	const struct report_series *se = &r->series[s];
 	const struct report_group *fa = &r->groups[se->fastest];
-	char label[256], a[32];
+	char label[256];
 
 	report_series_label(r, s, label, sizeof(label));
-	fprintf(f, "Query %s%s%s: the fastest median was %s at %s = %s (%zu run%s).",
-		r->queries[se->query], *label ? " with " : "", label,
-		fmt_ms(a, sizeof(a), fa->median_ms), r->settings[r->swept].name,
-		value_of(r, se->fastest), fa->runs, fa->runs == 1 ? "" : "s");
+	fprintf(f, "Query %s%s%s: ", r->queries[se->query], *label ? " with " : "", label);
+	if (r->heap_phase)
+		fprintf(f, "the heap phase, the part of the bitmap heap scan effective_io_concurrency acts on, was fastest at %s = %s: ",
+			r->settings[r->swept].name, value_of(r, se->fastest));
+	else
+		fprintf(f, "the execution time (the records hold no per-phase times) was shortest at %s = %s: ",
+			r->settings[r->swept].name, value_of(r, se->fastest));
+	put_median(f, fa);
+	fprintf(f, ".");
 	if (r->swept_is_eic)
-		explain_speedups(f, r, idx, n, fa);
-	explain_recommendation(f, r, se, idx);
-	explain_spread(f, r, se, idx, n);
+		explain_against(f, r, fa);
+	if (r->heap_phase)
+		explain_index_share(f, r, idx, n);
+	explain_recommendation(f, r, se, idx, n);
+	explain_confidence(f, se, fa);
 }
 
-/* ---- what bound the runs ---- */
+/* ---- what bound the heap phase ---- */
 
-static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size_t n)
+/* The figure at OFF of group G. */
+static double fig(const struct report *r, size_t g, size_t off)
 {
-	size_t hot[n + 1], nhot = 0, ncpu = 0;
-	double lo = INFINITY, hi = -INFINITY;
+	return *(const double *)((const char *)&r->groups[g] + off);
+}
+
+/* Lowest and highest of a figure over the series; its groups at those. */
+static size_t span(const struct report *r, const size_t *idx, size_t n, size_t off,
+		   size_t *lo, size_t *hi)
+{
+	size_t k = 0;
+
+	*lo = *hi = REPORT_NONE;
+	for (size_t i = 0; i < n; i++) {
+		double v = fig(r, idx[i], off);
+
+		if (isnan(v))
+			continue;
+		k++;
+		if (*lo == REPORT_NONE || v < fig(r, *lo, off))
+			*lo = idx[i];
+		if (*hi == REPORT_NONE || v > fig(r, *hi, off))
+			*hi = idx[i];
+	}
+	return k;
+}
+
+static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size_t n,
+			size_t off, const char *where)
+{
+	bool hot[n + 1];
+	size_t nhot = 0, ncpu = 0, lo, hi;
 
 	for (size_t i = 0; i < n; i++) {
-		double c = r->groups[idx[i]].cpu_share;
+		double c = fig(r, idx[i], off);
 
-		if (isnan(c))
-			continue;
-		ncpu++;
-		lo = fmin(lo, c), hi = fmax(hi, c);
-		if (c >= REPORT_CPU_BOUND)
-			hot[nhot++] = idx[i];
+		hot[i] = !isnan(c) && c >= REPORT_CPU_BOUND;
+		nhot += hot[i];
+		ncpu += !isnan(c);
 	}
-	if (ncpu == 0)
+	if (!span(r, idx, n, off, &lo, &hi))
 		return;
 	if (nhot == ncpu)
-		fprintf(f, " The backend used %.0f-%.0f%% of a core at every value: one core was busy, so the runs were bound by CPU (including system calls), not by the device.",
-			lo * 100, hi * 100);
+		fprintf(f, " %s the backend used %.0f-%.0f%% of a core at every value: it was bound by CPU (system calls included), not by the device.",
+			where, fig(r, lo, off) * 100, fig(r, hi, off) * 100);
 	else if (nhot) {
-		fprintf(f, " The backend used %.0f%% of a core or more at ", REPORT_CPU_BOUND * 100);
-		put_values(f, r, hot, nhot);
-		fprintf(f, ", so those runs were bound by CPU; elsewhere it used as little as %.0f%% and waited for reads.",
-			lo * 100);
+		fprintf(f, " %s the backend used %.0f%% of a core or more at ", where, REPORT_CPU_BOUND * 100);
+		put_set(f, r, idx, n, hot);
+		fprintf(f, " (bound by CPU there); at %s it used %.0f%% and waited for reads the rest of the time.",
+			value_of(r, lo), fig(r, lo, off) * 100);
 	} else
-		fprintf(f, " The backend used at most %.0f%% of a core and waited for reads the rest of the time: the runs were bound by the device.",
-			hi * 100);
+		fprintf(f, " %s the backend used at most %.0f%% of a core (at %s) and waited for reads the rest of the time: it was bound by the device.",
+			where, fig(r, hi, off) * 100, value_of(r, hi));
 }
 
-static void explain_queue(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_wait(FILE *f, const struct report *r, const size_t *idx, size_t n)
 {
-	size_t first = REPORT_NONE, top = REPORT_NONE;
+	size_t lo, hi;
+	char a[32], b[32];
 
-	for (size_t i = 0; i < n; i++) {
-		double q = r->groups[idx[i]].queue_depth;
-
-		if (isnan(q))
-			continue;
-		if (first == REPORT_NONE)
-			first = idx[i];
-		if (top == REPORT_NONE || q > r->groups[top].queue_depth)
-			top = idx[i];
-	}
-	if (top == REPORT_NONE)
+	if (!r->heap_phase || span(r, idx, n, offsetof(struct report_group, heap_io_read_ms), &lo, &hi) < 2)
 		return;
-	if (r->groups[top].queue_depth < REPORT_LOW_QUEUE)
-		fprintf(f, " The device's average queue depth stayed at or below %.2f: it was barely used concurrently%s.",
-			r->groups[top].queue_depth,
-			r->swept_is_eic ? ", so prefetching did not keep reads in flight together" : "");
-	else
-		fprintf(f, " The device's average queue depth went from %.2f at %s to %.2f at %s: reads were in flight together.",
-			r->groups[first].queue_depth, value_of(r, first),
-			r->groups[top].queue_depth, value_of(r, top));
+	fprintf(f, " Its wait for reads (EXPLAIN's I/O read time of the heap phase) went from %s at %s to %s at %s.",
+		report_fmt_ms(a, sizeof(a), r->groups[hi].heap_io_read_ms), value_of(r, hi),
+		report_fmt_ms(b, sizeof(b), r->groups[lo].heap_io_read_ms), value_of(r, lo));
 }
 
-static void explain_shrunk(FILE *f, const struct report *r, int slower)
+static void explain_queue(FILE *f, const struct report *r, const size_t *idx, size_t n, size_t off)
+{
+	size_t lo, hi;
+
+	if (!span(r, idx, n, off, &lo, &hi))
+		return;
+	if (fig(r, hi, off) < REPORT_LOW_QUEUE)
+		fprintf(f, " The device's average queue depth stayed at or below %.2f: it barely had two reads in flight at once%s.",
+			fig(r, hi, off), r->swept_is_eic ? ", whatever the value" : "");
+	else
+		fprintf(f, " The device's average queue depth went from %.2f at %s to %.2f at %s.",
+			fig(r, lo, off), value_of(r, lo), fig(r, hi, off), value_of(r, hi));
+}
+
+static void explain_shrunk(FILE *f, const struct report *r, int zero_fastest)
 {
 	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
 
-	if (!slower) {
-		fprintf(f, " Prefetching made the requests smaller, but kept more of them in flight, and that paid off here.");
-		return;
-	}
-	if (r->version_num && r->version_num < 180000)
-		fprintf(f, " The large requests at 0 show the kernel's readahead at work (read_ahead_kb %ld): this is a dense, ascending scan. The per-block posix_fadvise(WILLNEED) advice that prefetching gives defeated that readahead: many small requests, each after a system call, instead of a few large ones, so prefetching was slower here.",
+	if (!zero_fastest)
+		fprintf(f, " Prefetching made the requests smaller but kept more of them in flight, and here that was faster.");
+	else if (r->version_num && r->version_num < 180000)
+		fprintf(f, " The large requests at 0 are the kernel's readahead (read_ahead_kb %ld) on an ascending scan; one posix_fadvise(WILLNEED) per block broke it up into small requests, each after a system call, and that was slower here.",
 			ra);
 	else
-		fprintf(f, " The large requests at 0 show the kernel's readahead at work (read_ahead_kb %ld); with prefetching the reads were smaller and readahead no longer helped, so prefetching was slower here.",
+		fprintf(f, " The large requests at 0 are the kernel's readahead (read_ahead_kb %ld); with prefetching the requests were smaller and that was slower here.",
 			ra);
 }
 
 /* Readahead's large requests at 0 may also read pages the scan never needed. */
-static void explain_volume(FILE *f, const struct report *r, size_t z,
-			   const size_t *idx, size_t n)
+static void explain_volume(FILE *f, const struct report *r, size_t z, const size_t *idx,
+			   size_t n, size_t off)
 {
-	double hi = -INFINITY, at0 = r->groups[z].read_mib;
+	double hi = -INFINITY, at0 = fig(r, z, off);
 
 	for (size_t i = 0; i < n; i++)
-		if (idx[i] != z && !isnan(r->groups[idx[i]].read_mib))
-			hi = fmax(hi, r->groups[idx[i]].read_mib);
+		if (idx[i] != z && !isnan(fig(r, idx[i], off)))
+			hi = fmax(hi, fig(r, idx[i], off));
 	if (isnan(at0) || isinf(hi) || at0 < hi * 1.3)
 		return;
-	fprintf(f, " At 0 the device read %.0f MiB, against at most %.0f MiB with prefetching: readahead also fetched pages the scan did not need.",
+	fprintf(f, " At 0 the device read %.0f MiB, against at most %.0f MiB with prefetching: readahead also read pages the scan did not need.",
 		at0, hi);
 }
 
+/* A size setting as the server shows it ("128kB", "1MB", "8") in KiB; NAN
+ * when it is none of those. Bare numbers are 8 kB blocks. */
+static double setting_kib(const char *v)
+{
+	char *end;
+	double x = v ? strtod(v, &end) : NAN;
+
+	if (!v || end == v || x < 0)
+		return NAN;
+	if (!*end)
+		return x * 8;
+	if (!strcmp(end, "kB"))
+		return x;
+	if (!strcmp(end, "MB"))
+		return x * 1024;
+	return NAN;
+}
+
+/* On 18, requests at 0 (AT0 KiB) no larger than io_combine_limit, where
+ * the device's readahead would have made them larger? */
+static bool combined_at0(const struct report *r, double at0)
+{
+	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", "io_combine_limit");
+	double limit = setting_kib(v);
+	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+
+	return r->version_num >= 180000 && !isnan(limit) && !isnan(at0) && ra > 0 &&
+	       at0 <= limit * 1.25 && ra >= 2 * limit;
+}
+
+/* Then say it: the read stream's combined reads, without readahead. */
+static void explain_combined(FILE *f, const struct report *r, double at0)
+{
+	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", "io_combine_limit");
+	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+	char a[32];
+
+	if (!combined_at0(r, at0))
+		return;
+	double limit = setting_kib(v);
+
+	fprintf(f, " At 0 the requests were no larger than io_combine_limit (%s): the read stream's combined reads of up to %s, with no sign of the kernel's readahead (read_ahead_kb %ld), which would have made them larger. With io_combine_limit = 1 the reads are single blocks again, which readahead can follow; --set io_combine_limit=1,%s tells whether that is faster here.",
+		v, fmt_kib(a, sizeof(a), limit), ra, v);
+}
+
 static void explain_requests(FILE *f, const struct report *r, const struct report_series *se,
-			     const size_t *idx, size_t n)
+			     const size_t *idx, size_t n, size_t off, size_t vol_off)
 {
 	size_t z = report_find(r, &r->groups[se->first], "0");
 	double lo = INFINITY, hi = -INFINITY, at0;
 	char a[32], b[64];
 
-	if (!r->swept_is_eic || z == REPORT_NONE || isnan(r->groups[z].avg_req_kib))
+	if (!r->swept_is_eic || z == REPORT_NONE || isnan(fig(r, z, off)))
 		return;
-	at0 = r->groups[z].avg_req_kib;
+	at0 = fig(r, z, off);
 	for (size_t i = 0; i < n; i++)
-		if (idx[i] != z && !isnan(r->groups[idx[i]].avg_req_kib))
-			lo = fmin(lo, r->groups[idx[i]].avg_req_kib),
-			hi = fmax(hi, r->groups[idx[i]].avg_req_kib);
+		if (idx[i] != z && !isnan(fig(r, idx[i], off)))
+			lo = fmin(lo, fig(r, idx[i], off)), hi = fmax(hi, fig(r, idx[i], off));
 	if (isinf(lo))
 		return;
 	fprintf(f, " The device was read in requests of %s on average at 0 and %s with prefetching",
@@ -298,10 +434,11 @@ static void explain_requests(FILE *f, const struct report *r, const struct repor
 	if (hi < at0 * SHRUNK) {
 		fprintf(f, ".");
 		explain_shrunk(f, r, se->fastest == z);
-		explain_volume(f, r, z, idx, n);
+		explain_volume(f, r, z, idx, n, vol_off);
 	} else
 		fprintf(f, "%s.", hi <= at0 * 2 && lo >= at0 / 2 ?
 			": prefetching did not change how the device was read" : "");
+	explain_combined(f, r, at0);
 }
 
 static void explain_plan(FILE *f, const struct report *r, const struct report_series *se,
@@ -324,8 +461,90 @@ static void explain_plan(FILE *f, const struct report *r, const struct report_se
 			": up to 17 effective_io_concurrency only drives bitmap heap scans, so those times say nothing about it" :
 			": it is not the plan this sweep meant to measure");
 	if (fa->lossy_blocks > fa->exact_blocks)
-		fprintf(f, " The bitmap was mostly lossy (%.0f exact and %.0f lossy heap blocks): work_mem (%s) could not hold it page by page, so every row of a lossy page was rechecked.",
+		fprintf(f, " The bitmap was mostly lossy (%.0f exact and %.0f lossy heap blocks): work_mem (%s) could not hold it page by page, so every row of a lossy page was rechecked, which costs CPU in the heap phase.",
 			fa->exact_blocks, fa->lossy_blocks, wm ? wm : "its setting");
+}
+
+/* Every group of the series had its samples split by phase. */
+static bool all_split(const struct report *r, const size_t *idx, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r->groups[idx[i]].split_runs < r->groups[idx[i]].runs)
+			return false;
+	return n > 0;
+}
+
+/* The first reason a trial of the folder gives for not splitting. */
+static const char *split_why(const struct report *r)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(r->trials, i, t) {
+		const char *why = report_str_at(t, "phases", "why");
+
+		if (why)
+			return why;
+	}
+	return "the records have no samples taken during the query";
+}
+
+static void explain_bound(FILE *f, const struct report *r, const struct report_series *se,
+			  const size_t *idx, size_t n)
+{
+	if (r->split && all_split(r, idx, n)) {
+		explain_cpu(f, r, idx, n, offsetof(struct report_group, heap_cpu_share), "In the heap phase");
+		explain_wait(f, r, idx, n);
+		explain_queue(f, r, idx, n, offsetof(struct report_group, heap_queue_depth));
+		explain_requests(f, r, se, idx, n, offsetof(struct report_group, heap_req_kib),
+				 offsetof(struct report_group, heap_read_mib));
+	} else {
+		fprintf(f, " The device and CPU figures below cover the whole query, index phase included: they could not be split by phase (%s).",
+			split_why(r));
+		explain_cpu(f, r, idx, n, offsetof(struct report_group, cpu_share), "Over the whole query");
+		explain_wait(f, r, idx, n);
+		explain_queue(f, r, idx, n, offsetof(struct report_group, queue_depth));
+		explain_requests(f, r, se, idx, n, offsetof(struct report_group, avg_req_kib),
+				 offsetof(struct report_group, read_mib));
+	}
+	explain_plan(f, r, se, idx, n);
+}
+
+/* The index phase: how it read, and that the setting left it alone. */
+static void explain_index(FILE *f, const struct report *r, const size_t *idx, size_t n)
+{
+	size_t lo, hi;
+	char a[32], b[32];
+
+	if (!r->split || !all_split(r, idx, n) ||
+	    !span(r, idx, n, offsetof(struct report_group, index_read_mib), &lo, &hi))
+		return;
+	fprintf(f, " In the index phase the device read %.0f-%.0f MiB",
+		fig(r, lo, offsetof(struct report_group, index_read_mib)),
+		fig(r, hi, offsetof(struct report_group, index_read_mib)));
+	if (span(r, idx, n, offsetof(struct report_group, index_req_kib), &lo, &hi))
+		fprintf(f, " in requests of %s to %s", fmt_kib(a, sizeof(a), r->groups[lo].index_req_kib),
+			fmt_kib(b, sizeof(b), r->groups[hi].index_req_kib));
+	if (span(r, idx, n, offsetof(struct report_group, index_cpu_share), &lo, &hi))
+		fprintf(f, ", the backend using %.0f-%.0f%% of a core",
+			r->groups[lo].index_cpu_share * 100, r->groups[hi].index_cpu_share * 100);
+	fprintf(f, ".");
+}
+
+/* read_ahead_kb decides what 0 means; far from the usual 128 it may not transfer. */
+static void explain_readahead(FILE *f, const struct report *r, const struct report_series *se)
+{
+	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+	size_t z = report_find(r, &r->groups[se->first], "0");
+
+	if (ra <= 0 || z == REPORT_NONE)
+		return;
+	if (combined_at0(r, isnan(r->groups[z].heap_req_kib) ? r->groups[z].avg_req_kib : r->groups[z].heap_req_kib))
+		return;		/* said with the requests: readahead did not show */
+	fprintf(f, " At 0 only the kernel's readahead reads ahead; here read_ahead_kb is %ld", ra);
+	if (ra >= 4 * 128 || ra <= 128 / 4)
+		fprintf(f, ", %s the usual default of 128: the result at 0 may not carry over to a machine with the default", ra > 128 ? "far above" : "far below");
+	fprintf(f, ".");
 }
 
 /* ---- what the value means on this version ---- */
@@ -337,8 +556,8 @@ static void explain_pre13_values(FILE *f, const struct report *r)
 
 	fprintf(f, " Here that made ");
 	for (size_t i = 0; i < s->nvalues; i++, sep = ", ")
-		if (!isnan(s->num[i]) && s->num[i] >= 0 && s->num[i] <= REPORT_PRE13_MAX)
-			fprintf(f, "%s%s -> %ld", sep, s->values[i], report_convert_pre13((int)s->num[i]));
+		if (!isnan(s->num[i]) && s->num[i] >= 0 && s->num[i] <= SEMANTICS_PRE13_MAX)
+			fprintf(f, "%s%s -> %ld", sep, s->values[i], semantics_convert_pre13((int)s->num[i]));
 	fprintf(f, " pages.");
 }
 
@@ -368,9 +587,9 @@ static void explain_old_post(FILE *f)
 		fprintf(f, "%s%d", i == 0 ? "" : i + 1 == n ? " and " : ", ", post[i]);
 	fprintf(f, " on 9.6 are distances of about ");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%ld", i == 0 ? "" : i + 1 == n ? " and " : ", ", report_convert_pre13(post[i]));
+		fprintf(f, "%s%ld", i == 0 ? "" : i + 1 == n ? " and " : ", ", semantics_convert_pre13(post[i]));
 	fprintf(f, " pages in the terms of 13 and later, where %d is the maximum: a converted value above it cannot be set, %d is the closest.",
-		REPORT_PRE13_MAX, REPORT_PRE13_MAX);
+		SEMANTICS_PRE13_MAX, SEMANTICS_PRE13_MAX);
 }
 
 static void explain_semantics(FILE *f, const struct report *r)
@@ -408,10 +627,9 @@ static void para_result(FILE *f, const struct report *r, size_t s, const size_t 
 
 static void para_bound(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
-	explain_cpu(f, r, idx, n);
-	explain_queue(f, r, idx, n);
-	explain_requests(f, r, &r->series[s], idx, n);
-	explain_plan(f, r, &r->series[s], idx, n);
+	explain_bound(f, r, &r->series[s], idx, n);
+	explain_index(f, r, idx, n);
+	explain_readahead(f, r, &r->series[s]);
 }
 
 /* Append what FN writes, without its leading blank, to OUT when not empty. */
@@ -434,10 +652,78 @@ static int add_para(json_t *out, para_fn fn, const struct report *r, size_t s,
 	return ret;
 }
 
+/* The query's series side by side: each one's fastest against the
+ * query's fastest, and which to run with (bench/report_across.c). */
+static void para_across(FILE *f, const struct report *r, size_t q, const size_t *idx, size_t n)
+{
+	struct report_across a;
+	char lab[256], t[32], setting[160];
+	const struct report_group *best;
+
+	(void)idx, (void)n;
+	if (report_across(r, q, &a) < 0 || a.n < 2)
+		return;
+	best = &r->groups[r->series[a.series[a.best]].fastest];
+	if (a.setting != REPORT_NONE)
+		snprintf(setting, sizeof(setting), "%s", r->settings[a.setting].name);
+	else
+		snprintf(setting, sizeof(setting), "the other settings");
+	fprintf(f, "Across %s%s%s: the fastest was %s with %s = %s, %s.", setting,
+		r->nqueries > 1 ? ", query " : "", r->nqueries > 1 ? r->queries[q] : "",
+		report_series_label(r, a.series[a.best], lab, sizeof(lab)), r->settings[r->swept].name,
+		report_value(r, best, r->swept), report_fmt_ms(t, sizeof(t), best->median_ms));
+	for (size_t k = 0; k < a.n; k++) {
+		const struct report_group *g = &r->groups[r->series[a.series[k]].fastest];
+
+		if (k == a.best)
+			continue;
+		fprintf(f, " %s's fastest, %s at %s, took %.2fx as long", report_series_label(r, a.series[k], lab, sizeof(lab)),
+			report_fmt_ms(t, sizeof(t), g->median_ms), report_value(r, g, r->swept), a.ratio[k]);
+		if (isnan(a.ci[k].coverage))
+			fprintf(f, " (no interval: too few runs).");
+		else
+			fprintf(f, " (%.0f%% interval %.2f-%.2fx): %s.", a.ci[k].coverage * 100, a.ci[k].lo, a.ci[k].hi,
+				a.indist[k] ? "indistinguishable" : "slower");
+	}
+	if (a.pick == REPORT_NONE) {
+		fprintf(f, " With one run a value there is no interval to tell them apart: no recommendation across them.");
+		return;
+	}
+	{
+		const struct report_series *ps = &r->series[a.series[a.pick]];
+		size_t rec = ps->recommends ? ps->recommended : ps->fastest;
+
+		if (a.min_runs < REPORT_RUNS_FOR_95)
+			fprintf(f, " With %zu runs at the fewest this is provisional.", a.min_runs);
+		fprintf(f, " Recommended: %s, with %s = %s%s.", report_series_label(r, a.series[a.pick], lab, sizeof(lab)),
+			r->settings[r->swept].name, report_value(r, &r->groups[rec], r->swept),
+			a.kept_own ? ": the server's own setting (or the default), indistinguishable from the fastest, so nothing to change there" : "");
+	}
+}
+
 static void para_semantics(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
 	(void)s, (void)idx, (void)n;
 	explain_semantics(f, r);
+}
+
+/* What the check for caches below this machine found before the first trial. */
+static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+{
+	const json_t *cc = json_object_get(json_object_get(r->meta, "plan"), "cache_check");
+	const char *line = json_string_value(json_object_get(cc, "sentence"));
+
+	(void)s, (void)idx, (void)n;
+	if (!cc)
+		return;
+	if (!json_is_true(json_object_get(cc, "ran"))) {
+		fprintf(f, "The check for caches below this machine did not run: %s.",
+			json_string_value(json_object_get(cc, "skipped")) ?: "no reason recorded");
+		return;
+	}
+	if (line && *line)
+		fprintf(f, "Before the first trial, the check for caches below this machine read %.0f blocks with O_DIRECT, then again, then fresh ones: %c%s.",
+			report_num_at(cc, "sample"), toupper((unsigned char)line[0]), line + 1);
 }
 
 static void para_note(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
@@ -459,6 +745,10 @@ json_t *report_explain(const struct report *r)
 		if (ret == 0)
 			ret = add_para(out, para_bound, r, s, idx, n);
 	}
+	for (size_t q = 0; ret == 0 && q < r->nqueries; q++)
+		ret = add_para(out, para_across, r, q, idx, 0);
+	if (ret == 0)
+		ret = add_para(out, para_cache, r, 0, idx, 0);
 	if (ret == 0)
 		ret = add_para(out, para_semantics, r, 0, idx, 0);
 	if (ret == 0)

@@ -1,25 +1,22 @@
 /*
- * report_plot: DIR/plot.dat (execution time in seconds, median with min and
- * max, per value of the swept setting; one block per series) and gnuplot run
+ * report_plot: DIR/plot.dat (the heap phase's time, or the execution's, in
+ * seconds: the median and its interval per value of the swept setting; one
+ * block per series) and gnuplot run
  * as an argv (never a shell, 60 s at most) with scripts/plot-sweep.gp to
  * make sweep.svg and sweep.png. The x axis is evenly spaced by value order,
  * since 0 has no place on a log axis. Also the whole re-render of a folder.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench/plot.h"
 #include "bench/record.h"
 #include "bench/report.h"
 
-#define PLOT_TIMEOUT_MS 60000
 #define PLOT_BASE       "sweep"
 
 /* ---- plot.dat ---- */
@@ -60,13 +57,15 @@ static void put_series(FILE *f, const struct report *r, size_t s, size_t *idx)
 		snprintf(title, sizeof(title), "%s", label);
 	fprintf(f, "\n\nposition value ");
 	put_quoted(f, title);
-	fprintf(f, " min_s max_s\n");
+	fprintf(f, " lo_s hi_s\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct report_group *g = &r->groups[idx[i]];
 
 		fprintf(f, "%zu ", position(sw, g->value[r->swept]));
 		put_quoted(f, report_value(r, g, r->swept));
-		fprintf(f, " %.6f %.6f %.6f\n", g->median_ms / 1000, g->min_ms / 1000, g->max_ms / 1000);
+		fprintf(f, " %.6f %.6f %.6f\n", g->median_ms / 1000,
+			(isnan(g->ci.lo) ? g->min_ms : g->ci.lo) / 1000,
+			(isnan(g->ci.hi) ? g->max_ms : g->ci.hi) / 1000);
 	}
 }
 
@@ -78,8 +77,9 @@ static int plot_data(const struct report *r, FILE *f)
 	if (!idx)
 		return -ENOMEM;
 	fprintf(f, "# eicbench sweep plot data. Block 0: x position and label of each value of %s.\n"
-		   "# Then one block per series: position, value, median, min and max execution time in s.\n",
-		sw->name);
+		   "# Then one block per series: position, value, median and its interval's ends, in s,\n"
+		   "# of the %s.\n",
+		sw->name, r->heap_phase ? "heap phase" : "execution time");
 	for (size_t p = 0; p < sw->nvalues; p++)
 		for (size_t v = 0; v < sw->nvalues; v++)
 			if (position(sw, v) == p) {
@@ -113,68 +113,6 @@ static int write_plot_data(const struct report *r, const char *path, char *msg, 
 
 /* ---- gnuplot ---- */
 
-static int readable(char *path, size_t len, const char *dir, const char *sub)
-{
-	size_t n = (size_t)snprintf(path, len, "%s%s/%s", dir, sub, REPORT_PLOT_SCRIPT);
-
-	return n < len && access(path, R_OK) == 0;
-}
-
-/* plot-sweep.gp from $EICBENCH_SCRIPTS, else scripts/ next to the program
- * (or one level up, for the test programs in tests/). */
-static int find_script(char *path, size_t len)
-{
-	const char *env = getenv("EICBENCH_SCRIPTS");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env)
-		return readable(path, len, env, "") ? 0 : -ENOENT;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -ENOENT;
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';
-	if (readable(path, len, exe, "/scripts") || readable(path, len, exe, "/../scripts"))
-		return 0;
-	return -ENOENT;
-}
-
-static void child(char *const argv[], const char *log)
-{
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int in = open("/dev/null", O_RDONLY);
-
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-	}
-	if (in >= 0)
-		dup2(in, STDIN_FILENO);
-	execvp(argv[0], argv);
-	_exit(127);
-}
-
-/* Wait for PID at most PLOT_TIMEOUT_MS, then kill it. Its exit status, or -ETIMEDOUT. */
-static int bounded_wait(pid_t pid)
-{
-	struct timespec nap = { 0, 20 * 1000 * 1000 };
-	int status;
-
-	for (int waited = 0; waited < PLOT_TIMEOUT_MS; waited += 20) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-
-		if (got == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		if (got < 0 && errno != EINTR)
-			return -errno;
-		nanosleep(&nap, NULL);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return -ETIMEDOUT;
-}
-
 static void plot_title(const struct report *r, char *buf, size_t len)
 {
 	const char *v = report_str_at(r->meta, "server", "version");
@@ -184,49 +122,29 @@ static void plot_title(const struct report *r, char *buf, size_t len)
 		 dev ? dev : "an unknown device", v ? v : "(version unknown)");
 }
 
-static int run_gnuplot(const struct report *r, const char *dir, const char *script,
-		       char *msg, size_t msglen)
+int report_plot(const struct report *r, const char *dir, char *msg, size_t msglen)
 {
-	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[512];
-	char *argv[] = { "gnuplot", "-c", (char *)script, dat, base, title,
-			 (char *)r->settings[r->swept].name, NULL };
-	pid_t pid;
-	int st;
+	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[512], ylabel[128], why[512];
+	char *args[] = { dat, base, title, (char *)r->settings[r->swept].name, ylabel, NULL };
+	int ret;
 
 	snprintf(dat, sizeof(dat), "%s/%s", dir, REPORT_PLOT_DAT);
 	snprintf(base, sizeof(base), "%s/%s", dir, PLOT_BASE);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
+	snprintf(ylabel, sizeof(ylabel), "%s, s (median; bars: its interval)",
+		 r->heap_phase ? "heap phase" : "execution time");
 	plot_title(r, title, sizeof(title));
-	pid = fork();
-	if (pid < 0)
-		return snprintf(msg, msglen, "cannot start gnuplot: %s", strerror(errno)), -EAGAIN;
-	if (pid == 0)
-		child(argv, log);
-	st = bounded_wait(pid);
-	if (st == 0)
-		return unlink(log), snprintf(msg, msglen, "%s.svg and %s.png (data: %s)", base, base, dat), 0;
-	if (st == 127)
-		return unlink(log), snprintf(msg, msglen, "gnuplot not found on PATH; the plot data is in %s (install gnuplot-nox, e.g. make deps)", dat), 1;
-	snprintf(msg, msglen, "gnuplot %s; its messages are in %s",
-		 st == -ETIMEDOUT ? "took longer than 60 s and was stopped" : "failed", log);
-	return st < 0 ? st : -EIO;
-}
-
-int report_plot(const struct report *r, const char *dir, char *msg, size_t msglen)
-{
-	char script[PATH_MAX], dat[PATH_MAX];
-	int ret;
-
-	snprintf(dat, sizeof(dat), "%s/%s", dir, REPORT_PLOT_DAT);
 	ret = write_plot_data(r, dat, msg, msglen);
 	if (ret < 0)
 		return ret;
-	if (find_script(script, sizeof(script)) < 0) {
-		snprintf(msg, msglen, "%s not found (set EICBENCH_SCRIPTS to the scripts folder); the plot data is in %s",
-			 REPORT_PLOT_SCRIPT, dat);
-		return 1;
-	}
-	return run_gnuplot(r, dir, script, msg, msglen);
+	ret = plot_run(REPORT_PLOT_SCRIPT, args, log, why, sizeof(why));
+	if (ret == 0)
+		snprintf(msg, msglen, "%s.svg and %s.png (data: %s)", base, base, dat);
+	else if (ret == 1)
+		snprintf(msg, msglen, "%s; the plot data is in %s", why, dat);
+	else
+		snprintf(msg, msglen, "%s", why);
+	return ret;
 }
 
 /* ---- the whole re-render ---- */

@@ -11,48 +11,107 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/doc.h"
 #include "bench/record.h"
 #include "bench/report.h"
 
 #define WRAP      78
 #define CELL_MAX  48
-#define COLS_MAX  (REPORT_MAX_SETTINGS + 16)
+#define COLS_MAX  (REPORT_MAX_SETTINGS + 40)
 
+/*
+ * One column: a figure of the group (at OFFSET, times SCALE). IN_TABLE: 1 in
+ * the terminal and Markdown table, 0 only in CSV and JSON, SPLIT only when
+ * the samples were split by phase (the heap phase's device and CPU figures),
+ * WHOLE only when they were not (the whole query's instead). An interval
+ * column (INTERVAL set) is shown as "lo-hi" from a struct stats_interval and
+ * gives KEY_lo and KEY_hi in CSV and JSON. HEAD_EXEC, when set, is the
+ * heading used when the times are the whole execution's.
+ */
 static const struct column {
-	const char *head, *key;   /* table heading; CSV and JSON name */
+	const char *head, *head_exec, *key;
 	size_t offset;
 	double scale;
 	int decimals;
-	int in_table;
+	int in_table, interval;
 } columns[] = {
-	{ "median ms", "median_ms", offsetof(struct report_group, median_ms), 1, 1, 1 },
-	{ "min ms", "min_ms", offsetof(struct report_group, min_ms), 1, 1, 1 },
-	{ "max ms", "max_ms", offsetof(struct report_group, max_ms), 1, 1, 1 },
-	{ "x vs 0", "speedup_vs_0", offsetof(struct report_group, speedup_vs_0), 1, 2, 1 },
-	{ "x vs 1", "speedup_vs_1", offsetof(struct report_group, speedup_vs_1), 1, 2, 1 },
-	{ "I/O read ms", "io_read_ms", offsetof(struct report_group, io_read_ms), 1, 1, 1 },
-	{ "queue depth", "avg_queue_depth", offsetof(struct report_group, queue_depth), 1, 2, 1 },
-	{ "avg req KiB", "avg_read_kib", offsetof(struct report_group, avg_req_kib), 1, 1, 1 },
-	{ "backend CPU %", "backend_cpu_pct", offsetof(struct report_group, cpu_share), 100, 0, 1 },
-	{ "read MiB", "read_mib", offsetof(struct report_group, read_mib), 1, 1, 0 },
-	{ "exact blocks", "exact_heap_blocks", offsetof(struct report_group, exact_blocks), 1, 0, 0 },
-	{ "lossy blocks", "lossy_heap_blocks", offsetof(struct report_group, lossy_blocks), 1, 0, 0 },
-	{ "rows", "rows", offsetof(struct report_group, rows), 1, 0, 0 },
+#define SPLIT 2
+#define WHOLE 3
+	{ "heap ms", "exec ms", "median_ms", offsetof(struct report_group, median_ms), 1, 1, 1, 0 },
+	{ "interval", NULL, "ci", offsetof(struct report_group, ci), 1, 1, 1, 1 },
+	{ "min ms", NULL, "min_ms", offsetof(struct report_group, min_ms), 1, 1, 0, 0 },
+	{ "max ms", NULL, "max_ms", offsetof(struct report_group, max_ms), 1, 1, 0, 0 },
+	{ "x vs 0", NULL, "speedup_vs_0", offsetof(struct report_group, speedup_vs_0), 1, 2, 1, 0 },
+	{ "", NULL, "speedup_vs_0_ci", offsetof(struct report_group, ci_vs_0), 1, 2, 0, 1 },
+	{ "x vs 1", NULL, "speedup_vs_1", offsetof(struct report_group, speedup_vs_1), 1, 2, 1, 0 },
+	{ "", NULL, "speedup_vs_1_ci", offsetof(struct report_group, ci_vs_1), 1, 2, 0, 1 },
+	{ "", NULL, "vs_fastest", offsetof(struct report_group, vs_fastest), 1, 3, 0, 0 },
+	{ "", NULL, "vs_fastest_ci", offsetof(struct report_group, ci_vs_fastest), 1, 3, 0, 1 },
+	{ "index ms", NULL, "index_ms", offsetof(struct report_group, index_ms), 1, 1, 1, 0 },
+	{ "total ms", NULL, "exec_ms", offsetof(struct report_group, exec_ms), 1, 1, 1, 0 },
+	{ "", NULL, "exec_min_ms", offsetof(struct report_group, exec_min_ms), 1, 1, 0, 0 },
+	{ "", NULL, "exec_max_ms", offsetof(struct report_group, exec_max_ms), 1, 1, 0, 0 },
+	{ "", NULL, "index_share", offsetof(struct report_group, index_share), 1, 3, 0, 0 },
+	{ "", NULL, "other_ms", offsetof(struct report_group, other_ms), 1, 1, 0, 0 },
+	{ "read wait ms", NULL, "heap_io_read_ms", offsetof(struct report_group, heap_io_read_ms), 1, 1, 1, 0 },
+	{ "queue depth", NULL, "heap_avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1, 2, SPLIT, 0 },
+	{ "req KiB", NULL, "heap_avg_read_kib", offsetof(struct report_group, heap_req_kib), 1, 1, SPLIT, 0 },
+	{ "CPU %", NULL, "heap_backend_cpu_pct", offsetof(struct report_group, heap_cpu_share), 100, 0, SPLIT, 0 },
+	{ "", NULL, "heap_read_mib", offsetof(struct report_group, heap_read_mib), 1, 1, 0, 0 },
+	{ "", NULL, "index_read_mib", offsetof(struct report_group, index_read_mib), 1, 1, 0, 0 },
+	{ "", NULL, "index_avg_read_kib", offsetof(struct report_group, index_req_kib), 1, 1, 0, 0 },
+	{ "", NULL, "index_backend_cpu_pct", offsetof(struct report_group, index_cpu_share), 100, 0, 0, 0 },
+	{ "", NULL, "io_read_ms", offsetof(struct report_group, io_read_ms), 1, 1, 0, 0 },
+	{ "query qd", NULL, "avg_queue_depth", offsetof(struct report_group, queue_depth), 1, 2, WHOLE, 0 },
+	{ "query KiB", NULL, "avg_read_kib", offsetof(struct report_group, avg_req_kib), 1, 1, WHOLE, 0 },
+	{ "query CPU %", NULL, "backend_cpu_pct", offsetof(struct report_group, cpu_share), 100, 0, WHOLE, 0 },
+	{ "", NULL, "read_mib", offsetof(struct report_group, read_mib), 1, 1, 0, 0 },
+	{ "", NULL, "exact_heap_blocks", offsetof(struct report_group, exact_blocks), 1, 0, 0, 0 },
+	{ "", NULL, "lossy_heap_blocks", offsetof(struct report_group, lossy_blocks), 1, 0, 0, 0 },
+	{ "", NULL, "rows", offsetof(struct report_group, rows), 1, 0, 0, 0 },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+/* Is column C in the table of R? */
+static int shown(const struct report *r, const struct column *c)
+{
+	switch (c->in_table) {
+	case SPLIT:
+		return r->split;
+	case WHOLE:
+		return !r->split;
+	default:
+		return c->in_table;
+	}
+}
 
 static double figure(const struct report_group *g, const struct column *c)
 {
 	return *(const double *)((const char *)g + c->offset) * c->scale;
 }
 
+static const struct stats_interval *interval(const struct report_group *g, const struct column *c)
+{
+	return (const struct stats_interval *)((const char *)g + c->offset);
+}
+
+/* The heading: the heap phase's figures, or the execution's without phases. */
+static const char *heading(const struct report *r, const struct column *c)
+{
+	return !r->heap_phase && c->head_exec ? c->head_exec : c->head;
+}
+
+/* fastest, recommended, "~ fastest" (indistinguishable from it), or nothing. */
 static const char *mark(const struct report *r, size_t i)
 {
 	const struct report_series *se = &r->series[r->groups[i].series];
+	int rec = se->recommended == i && se->recommends;
 
 	if (se->fastest == i)
-		return se->recommended == i ? "fastest, recommended" : "fastest";
-	return se->recommended == i ? "recommended" : "";
+		return rec ? "fastest, recommended" : "fastest";
+	if (rec)
+		return "recommended, ~ fastest";
+	return r->groups[i].indistinguishable ? "~ fastest" : "";
 }
 
 /* ---- rows (CSV and JSON) ---- */
@@ -67,12 +126,26 @@ static json_t *row_json(const struct report *r, size_t i)
 		json_object_set_new(o, r->settings[s].name, json_string(report_value(r, g, s)));
 	json_object_set_new(o, "runs", json_integer((json_int_t)g->runs));
 	for (size_t c = 0; c < NCOLUMNS; c++) {
+		char key[64];
 		double v = figure(g, &columns[c]);
 
+		if (columns[c].interval) {
+			const struct stats_interval *iv = interval(g, &columns[c]);
+
+			snprintf(key, sizeof(key), "%s_lo", columns[c].key);
+			json_object_set_new(o, key, isnan(iv->lo) ? json_null() : json_real(iv->lo));
+			snprintf(key, sizeof(key), "%s_hi", columns[c].key);
+			json_object_set_new(o, key, isnan(iv->hi) ? json_null() : json_real(iv->hi));
+			continue;
+		}
 		json_object_set_new(o, columns[c].key, isnan(v) ? json_null() : json_real(v));
 	}
+	json_object_set_new(o, "ci_coverage", isnan(g->ci.coverage) ? json_null() : json_real(g->ci.coverage));
+	json_object_set_new(o, "measure", json_string(r->heap_phase ? "heap_phase" : "execution"));
 	json_object_set_new(o, "fastest", json_boolean(r->series[g->series].fastest == i));
-	json_object_set_new(o, "recommended", json_boolean(r->series[g->series].recommended == i));
+	json_object_set_new(o, "recommended", json_boolean(r->series[g->series].recommended == i &&
+							    r->series[g->series].recommends));
+	json_object_set_new(o, "indistinguishable", json_boolean(g->indistinguishable));
 	return o;
 }
 
@@ -90,7 +163,8 @@ json_t *report_rows(const struct report *r)
 
 static int write_csv(const struct report *r, const char *dir, char *err, size_t errlen)
 {
-	const char *names[COLS_MAX];
+	const char *names[2 * COLS_MAX];
+	char keys[NCOLUMNS][2][64];
 	char path[PATH_MAX];
 	size_t n = 0;
 	json_t *rows = report_rows(r);
@@ -102,10 +176,21 @@ static int write_csv(const struct report *r, const char *dir, char *err, size_t 
 	for (size_t s = 0; s < r->nsettings; s++)
 		names[n++] = r->settings[s].name;
 	names[n++] = "runs";
-	for (size_t c = 0; c < NCOLUMNS; c++)
-		names[n++] = columns[c].key;
+	names[n++] = "measure";
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		if (!columns[c].interval) {
+			names[n++] = columns[c].key;
+			continue;
+		}
+		snprintf(keys[c][0], sizeof(keys[c][0]), "%s_lo", columns[c].key);
+		snprintf(keys[c][1], sizeof(keys[c][1]), "%s_hi", columns[c].key);
+		names[n++] = keys[c][0];
+		names[n++] = keys[c][1];
+	}
+	names[n++] = "ci_coverage";
 	names[n++] = "fastest";
 	names[n++] = "recommended";
+	names[n++] = "indistinguishable";
 	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_SUMMARY_CSV);
 	ret = record_write_csv(path, rows, names, n, err, errlen);
 	json_decref(rows);
@@ -143,9 +228,18 @@ static void fill_row(struct table *t, const struct report *r, size_t i)
 	for (size_t c = 0; c < NCOLUMNS; c++) {
 		double v = figure(g, &columns[c]);
 
-		if (!columns[c].in_table)
+		if (!shown(r, &columns[c]))
 			continue;
-		snprintf(buf, sizeof(buf), isnan(v) ? "-" : "%.*f", columns[c].decimals, v);
+		if (columns[c].interval) {
+			const struct stats_interval *iv = interval(g, &columns[c]);
+
+			if (isnan(iv->lo) || g->runs < 2)
+				snprintf(buf, sizeof(buf), "-");
+			else
+				snprintf(buf, sizeof(buf), "%.*f-%.*f", columns[c].decimals, iv->lo,
+					 columns[c].decimals, iv->hi);
+		} else
+			snprintf(buf, sizeof(buf), isnan(v) ? "-" : "%.*f", columns[c].decimals, v);
 		put_cell(t, row, col++, buf);
 	}
 	put_cell(t, row, col++, mark(r, i));
@@ -166,8 +260,8 @@ static int table_make(struct table *t, const struct report *r)
 		put_cell(t, 0, col++, r->settings[s].name);
 	put_cell(t, 0, col++, "runs");
 	for (size_t c = 0; c < NCOLUMNS; c++)
-		if (columns[c].in_table)
-			put_cell(t, 0, col++, columns[c].head);
+		if (shown(r, &columns[c]))
+			put_cell(t, 0, col++, heading(r, &columns[c]));
 	put_cell(t, 0, col++, "");
 	t->ncols = col;
 	for (size_t i = 0; i < r->ngroups; i++)
@@ -332,26 +426,88 @@ static int context(const struct report *r, FILE *out, const char *bullet)
 
 /* ---- whole outputs ---- */
 
-/* TEXT wrapped at WRAP columns at spaces; a word longer than a line stays whole. */
-static void wrap(FILE *out, const char *text)
+/* What the columns are, in words generated from what the folder holds (a
+ * new string, or NULL). */
+static char *legend_text(const struct report *r)
 {
-	size_t col = 0;
+	char *buf = NULL;
+	size_t len = 0, least = (size_t)-1;
+	FILE *f = open_memstream(&buf, &len);
 
-	while (*text) {
-		size_t n = strcspn(text, " ");
-
-		if (col && col + 1 + n > WRAP) {
-			fputc('\n', out);
-			col = 0;
-		} else if (col) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(text, 1, n, out);
-		col += n;
-		text += n + (text[n] == ' ');
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (r->groups[i].runs < least)
+			least = r->groups[i].runs;
+	if (r->heap_phase)
+		fprintf(f, "heap ms: the median time of the heap phase (the Bitmap Heap Scan less its index scans, from EXPLAIN's per-node times);");
+	else
+		fprintf(f, "exec ms: the median execution time (the records hold no per-phase times);");
+	fprintf(f, " interval: the median's distribution-free interval, %s;", least >= REPORT_RUNS_FOR_95 ?
+		"at least 95%" : "the runs' min..max (95% needs 6 runs or more)");
+	fprintf(f, " x vs 0, x vs 1: speedups of the median; ~ fastest: the 95%% bootstrap interval of its median over the fastest's holds 1;");
+	if (r->heap_phase)
+		fprintf(f, " index ms: the index phase; total ms: the whole execution; read wait ms: the heap phase's I/O read time;");
+	if (r->split)
+		fprintf(f, " queue depth, req KiB, CPU %%: the device's average queue depth and request size and the backend's share of a core during the heap phase, from samples taken during the query.");
+	else
+		fprintf(f, " query qd, query KiB, query CPU %%: the device's average queue depth and request size and the backend's share of a core over the whole query (its samples could not be split by phase).");
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
 	}
-	fputc('\n', out);
+	return buf;
+}
+
+static void legend(const struct report *r, FILE *out)
+{
+	char *text = legend_text(r);
+
+	if (text) {
+		fputc('\n', out);
+		doc_wrap(out, text);
+	}
+	free(text);
+}
+
+/* The sweep as a document (for report.html): context, table, legend,
+ * explanation and the plot. */
+void report_document(const struct report *r, const char *dir, struct doc *d)
+{
+	char *ctx = NULL, *line, *save = NULL, *leg = legend_text(r), path[PATH_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(&ctx, &len);
+	json_t *paras = report_explain(r), *p;
+	struct table t;
+	size_t i;
+
+	doc_heading(d, 1, "eicbench sweep: %s", r->queries[0]);
+	if (f && context(r, f, "") == 0 && fclose(f) == 0)
+		for (line = strtok_r(ctx, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			doc_text(d, line);
+	free(ctx);
+	doc_heading(d, 2, "Results");
+	if (table_make(&t, r) == 0) {
+		const char *row[COLS_MAX];
+
+		for (size_t k = 0; k < t.nrows; k++) {
+			for (size_t c = 0; c < t.ncols; c++)
+				row[c] = t.cell[k][c];
+			if (k == 0)
+				doc_table(d, t.ncols, row);
+			else
+				doc_row(d, row);
+		}
+		free(t.cell);
+	}
+	doc_text(d, leg);
+	free(leg);
+	doc_heading(d, 2, "What it means");
+	json_array_foreach(paras, i, p)
+		doc_text(d, json_string_value(p));
+	json_decref(paras);
+	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
+	doc_image(d, path, "The measured time per value: the median and its interval.");
 }
 
 static int render_text(const struct report *r, FILE *out, int md)
@@ -367,10 +523,12 @@ static int render_text(const struct report *r, FILE *out, int md)
 	fputs(md ? "\n## Results\n\n" : "\n", out);
 	if (ret == 0)
 		ret = print_table(r, out, md);
+	if (ret == 0)
+		legend(r, out);
 	fputs(md ? "\n## What it means\n" : "", out);
 	json_array_foreach(paras, i, p) {
 		fputc('\n', out);
-		wrap(out, json_string_value(p));
+		doc_wrap(out, json_string_value(p));
 	}
 	json_decref(paras);
 	return ret;
@@ -395,6 +553,28 @@ static int render_json(const struct report *r, FILE *out)
 	return ret;
 }
 
+static int md_of(const void *r, FILE *f)
+{
+	return render_text(r, f, 1);
+}
+
+struct html_arg {
+	const struct report *r;
+	const char *dir;
+};
+
+static int html_of(const void *arg, FILE *f)
+{
+	const struct html_arg *a = arg;
+	struct doc d = { 0 };
+	int ret;
+
+	report_document(a->r, a->dir, &d);
+	ret = doc_html_out(&d, "eicbench sweep", f);
+	doc_free(&d);
+	return ret;
+}
+
 int report_render(const struct report *r, enum report_format format, FILE *out)
 {
 	switch (format) {
@@ -404,35 +584,25 @@ int report_render(const struct report *r, enum report_format format, FILE *out)
 		return render_text(r, out, 1);
 	case REPORT_JSON:
 		return render_json(r, out);
+	case REPORT_HTML: {
+		struct html_arg h = { r, r->dir };
+
+		return html_of(&h, out);
+	}
 	default:
 		return -EINVAL;
 	}
 }
 
-static int write_md(const struct report *r, const char *dir, char *err, size_t errlen)
-{
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (!f)
-		return -ENOMEM;
-	ret = render_text(r, f, 1);
-	if (fclose(f) != 0 && ret == 0)
-		ret = -ENOMEM;
-	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_MD);
-	if (ret == 0)
-		ret = record_write_file_atomic(path, buf, len, err, errlen);
-	else
-		snprintf(err, errlen, "%s: out of memory while rendering", path);
-	free(buf);
-	return ret;
-}
-
 int report_write_files(const struct report *r, const char *dir, char *err, size_t errlen)
 {
+	struct html_arg h = { r, dir };
+	char path[PATH_MAX];
 	int ret = write_csv(r, dir, err, errlen);
 
-	return ret < 0 ? ret : write_md(r, dir, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_MD);
+	if (ret == 0)
+		ret = record_write_rendered(path, md_of, r, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_HTML_FILE);
+	return ret < 0 ? ret : record_write_rendered(path, html_of, &h, err, errlen);
 }

@@ -24,6 +24,9 @@
 
 #include <jansson.h>
 
+#include "bench/pgbin.h"
+#include "bench/pgutil.h"
+#include "bench/record.h"
 #include "io/cache.h"
 #include "io/clock.h"
 
@@ -48,7 +51,10 @@ static int become_user(const struct server *s)
 	return 0;
 }
 
-static void child_exec(const struct server *s, bool as_user, int outfd,
+#define RUN_AS_USER  1	/* as the server's user (when invoked as root) */
+#define RUN_C_LOCALE 2	/* LC_ALL=C: output in English, to be read */
+
+static void child_exec(const struct server *s, int flags, int outfd,
 		       char *const argv[])
 {
 	int devnull = open("/dev/null", O_RDONLY);
@@ -57,7 +63,9 @@ static void child_exec(const struct server *s, bool as_user, int outfd,
 		dup2(devnull, 0);
 	dup2(outfd, 1);
 	dup2(outfd, 2);
-	if (as_user && become_user(s) < 0) {
+	if (flags & RUN_C_LOCALE)
+		setenv("LC_ALL", "C", 1);
+	if ((flags & RUN_AS_USER) && become_user(s) < 0) {
 		dprintf(2, "cannot switch to user %s: %s\n", s->user, strerror(errno));
 		_exit(126);
 	}
@@ -109,7 +117,7 @@ static int drain(int fd, char *out, size_t outlen, double deadline_ms)
  * Run ARGV and wait for it, bounded by TIMEOUT_S; its output goes to OUT.
  * Returns the exit status (0..255), or -errno.
  */
-static int run_prog(const struct server *s, bool as_user, char *const argv[],
+static int run_prog(const struct server *s, int flags, char *const argv[],
 		    char *out, size_t outlen, double timeout_s)
 {
 	double deadline = clock_now_ms() + timeout_s * 1e3;
@@ -129,7 +137,7 @@ static int run_prog(const struct server *s, bool as_user, char *const argv[],
 	}
 	if (pid == 0) {
 		setpgid(0, 0);	/* Ctrl-C at the terminal is eicbench's to handle */
-		child_exec(s, as_user, pfd[1], argv);
+		child_exec(s, flags, pfd[1], argv);
 	}
 	close(pfd[1]);
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
@@ -189,17 +197,6 @@ static int set_str(char *dst, size_t len, const char *src)
 	return 0;
 }
 
-static bool has_tools(const char *dir)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/postgres", dir);
-	if (access(p, X_OK) < 0)
-		return false;
-	snprintf(p, sizeof(p), "%s/initdb", dir);
-	return access(p, X_OK) == 0;
-}
-
 static int bindir_from_pg_config(struct server *s)
 {
 	static const char *const cands[] = { "/usr/bin/pg_config",
@@ -211,52 +208,125 @@ static int bindir_from_pg_config(struct server *s)
 
 		if (access(cands[i], X_OK) < 0)
 			continue;
-		if (run_prog(s, false, argv, out, sizeof(out), 10) != 0)
+		if (run_prog(s, RUN_C_LOCALE, argv, out, sizeof(out), 10) != 0)
 			continue;
 		out[strcspn(out, "\n")] = '\0';
-		if (has_tools(out) && set_str(s->bindir, sizeof(s->bindir), out) == 0)
+		if (pgbin_has_tools(out) && set_str(s->bindir, sizeof(s->bindir), out) == 0)
 			return 0;
 	}
 	return -ENOENT;
 }
 
-/* The newest /usr/lib/postgresql/N/bin with a server in it. */
-static int bindir_from_debian(struct server *s)
+/* The first line of the data directory's file NAME into LINE ("" if none). */
+static void datadir_line(const struct server *s, const char *name, char *line, size_t len)
 {
-	DIR *d = opendir("/usr/lib/postgresql");
-	struct dirent *de;
-	long best = -1;
+	char p[PATH_MAX];
+	FILE *f;
 
-	if (!d)
-		return -ENOENT;
-	while ((de = readdir(d)) != NULL) {
-		char p[PATH_MAX];
-		long v = strtol(de->d_name, NULL, 10);
-
-		snprintf(p, sizeof(p), "/usr/lib/postgresql/%s/bin", de->d_name);
-		if (v > best && has_tools(p) &&
-		    set_str(s->bindir, sizeof(s->bindir), p) == 0)
-			best = v;
-	}
-	closedir(d);
-	return best < 0 ? -ENOENT : 0;
+	line[0] = '\0';
+	snprintf(p, sizeof(p), "%s/%s", s->datadir, name);
+	f = fopen(p, "r");
+	if (!f)
+		return;
+	if (!fgets(line, (int)len, f))
+		line[0] = '\0';
+	fclose(f);
 }
 
-static int resolve_bindir(const struct server_cfg *cfg, struct server *s,
-			  char *err, size_t errlen)
+/* The major version of the cluster in the data directory (PG_VERSION), or 0. */
+static int cluster_major(const struct server *s)
 {
+	char line[32];
+	int v;
+
+	datadir_line(s, "PG_VERSION", line, sizeof(line));
+	v = pgbin_parse_version(line);
+	return v > 0 ? pgbin_major(v) : 0;
+}
+
+static int bindir_of_major(struct server *s, int major, const char *why,
+			   char *err, size_t errlen)
+{
+	char cache[PATH_MAX] = "the build cache";
+
+	if (pgbin_find_major(major, s->bindir, sizeof(s->bindir)) == 0)
+		return 0;
+	pgbin_cache_dir(cache, sizeof(cache));
+	snprintf(err, errlen, "%s: no PostgreSQL %d binaries found (looked in %s/pg/%d.* and /usr/lib/postgresql/%d/bin); scripts/build-pg.sh %d builds them, or give --pgbin DIR",
+		 why, major, cache, major, major, major);
+	return -EINVAL;
+}
+
+/*
+ * --pgbin, else --pg, else (for an existing cluster) binaries of the
+ * cluster's own version, else pg_config's or the newest Debian ones.
+ * MARKER_BINDIR is what init recorded ("" if nothing).
+ */
+static int resolve_bindir(const struct server_cfg *cfg, struct server *s,
+			  const char *marker_bindir, char *err, size_t errlen)
+{
+	int major = cluster_major(s);
+	char why[1200];
+
+	if (cfg->pgbin && cfg->pg) {
+		snprintf(err, errlen, "--pg %lld and --pgbin '%s': give one of them", cfg->pg, cfg->pgbin);
+		return -EINVAL;
+	}
 	if (cfg->pgbin) {
-		if (!has_tools(cfg->pgbin)) {
+		if (!pgbin_has_tools(cfg->pgbin)) {
 			snprintf(err, errlen, "--pgbin: '%s' holds no PostgreSQL server binaries (postgres, initdb); give the directory that does",
 				 cfg->pgbin);
 			return -EINVAL;
 		}
 		return set_str(s->bindir, sizeof(s->bindir), cfg->pgbin);
 	}
-	if (bindir_from_pg_config(s) == 0 || bindir_from_debian(s) == 0)
+	if (cfg->pg) {
+		snprintf(why, sizeof(why), "--pg %lld", cfg->pg);
+		return bindir_of_major(s, (int)cfg->pg, why, err, errlen);
+	}
+	if (marker_bindir[0] && pgbin_has_tools(marker_bindir))
+		return set_str(s->bindir, sizeof(s->bindir), marker_bindir);
+	if (major > 0) {
+		snprintf(why, sizeof(why), "the cluster in '%s' is PostgreSQL %d", s->datadir, major);
+		return bindir_of_major(s, major, why, err, errlen);
+	}
+	if (bindir_from_pg_config(s) == 0 || pgbin_newest_debian(s->bindir, sizeof(s->bindir)) == 0)
 		return 0;
-	snprintf(err, errlen, "no PostgreSQL server binaries found (looked at pg_config --bindir and /usr/lib/postgresql/*/bin); install the server (scripts/install-deps.sh) or give --pgbin DIR");
+	snprintf(err, errlen, "no PostgreSQL server binaries found (looked at pg_config --bindir and /usr/lib/postgresql/*/bin); install the server (scripts/install-deps.sh), give --pg MAJOR (scripts/build-pg.sh MAJOR builds one) or --pgbin DIR");
 	return -EINVAL;
+}
+
+/* Binaries given with --pg or --pgbin must be of the cluster's version. */
+static int check_bin_version(const struct server_cfg *cfg, struct server *s,
+			     char *err, size_t errlen)
+{
+	int major = cluster_major(s), v;
+
+	if (major == 0 || (!cfg->pg && !cfg->pgbin))
+		return 0;
+	v = server_bin_version(s);
+	if (v < 0 || pgbin_major(v) == major)
+		return 0;
+	if (cfg->pg)
+		snprintf(err, errlen, "--pg %lld: the cluster in '%s' is PostgreSQL %d; give --pg %d, or no --pg (init recorded its binaries)",
+			 cfg->pg, s->datadir, major, major);
+	else
+		snprintf(err, errlen, "--pgbin '%s' holds PostgreSQL %d binaries, but the cluster in '%s' is PostgreSQL %d; give that version's binaries (--pg %d)",
+			 cfg->pgbin, pgbin_major(v), s->datadir, major, major);
+	return -EINVAL;
+}
+
+int server_bin_version(const struct server *s)
+{
+	char postgres[PATH_MAX], out[256];
+	char *argv[] = { postgres, "--version", NULL };
+	int ret;
+
+	snprintf(postgres, sizeof(postgres), "%s/postgres", s->bindir);
+	ret = run_prog(s, RUN_C_LOCALE, argv, out, sizeof(out), 10);
+	if (ret != 0)
+		return ret < 0 ? ret : -EIO;
+	return pgbin_parse_version(out);
 }
 
 static int resolve_user(const struct server_cfg *cfg, struct server *s,
@@ -392,8 +462,11 @@ static int resolve_external(const struct server_cfg *cfg, struct server *s,
 	snprintf(copy, sizeof(copy), "%s", cfg->restart_cmd);
 	if (strlen(cfg->restart_cmd) >= sizeof(copy) ||
 	    server_split_argv(copy, argv, 64) <= 0) {
+		char *shown = cfg->no_record_cmd ? NULL : record_redact_arg(cfg->restart_cmd);
+
 		snprintf(err, errlen, "--restart-cmd '%s': give a command and its arguments (quotes group words; no shell)",
-			 cfg->restart_cmd);
+			 shown ? shown : "(not shown: --no-record-cmd)");
+		free(shown);
 		return -EINVAL;
 	}
 	if (find_program(argv[0], prog, sizeof(prog)) < 0) {
@@ -431,11 +504,11 @@ int server_resolve(const struct server_cfg *cfg, struct server *s,
 		read_marker(s, user, bindir);
 		if (!eff.user && user[0])
 			eff.user = user;
-		if (!eff.pgbin && bindir[0] && has_tools(bindir))
-			eff.pgbin = bindir;
 		ret = resolve_user(&eff, s, err, errlen);
 		if (ret == 0)
-			ret = resolve_bindir(&eff, s, err, errlen);
+			ret = resolve_bindir(&eff, s, bindir, err, errlen);
+		if (ret == 0)
+			ret = check_bin_version(cfg, s, err, errlen);
 	}
 	return ret;
 }
@@ -558,15 +631,62 @@ static int append_conf(struct server *s, const char *listen)
 	return fclose(f) == 0 ? 0 : -errno;
 }
 
-static int write_marker(struct server *s, const char *listen)
+int server_parse_checksums(const char *text)
+{
+	const char *p = strstr(text, "Data page checksum version:");
+	char *end;
+	long v;
+
+	if (!p)
+		return -EINVAL;
+	p += strlen("Data page checksum version:");
+	v = strtol(p, &end, 10);
+	if (end == p || v < 0)
+		return -EINVAL;
+	return v > 0;
+}
+
+/* Ask pg_controldata whether the cluster has data checksums. */
+static int controldata_checksums(const struct server *s)
+{
+	char prog[PATH_MAX], out[8192];
+	char *argv[] = { prog, "-D", (char *)s->datadir, NULL };
+	int ret;
+
+	snprintf(prog, sizeof(prog), "%s/pg_controldata", s->bindir);
+	ret = run_prog(s, RUN_AS_USER | RUN_C_LOCALE, argv, out, sizeof(out), s->timeout_s);
+	if (ret != 0)
+		return ret < 0 ? ret : -EIO;
+	return server_parse_checksums(out);
+}
+
+int server_checksums(const struct server *s)
 {
 	char p[PATH_MAX];
+	json_t *j, *v;
+	int ret = -ENOENT;
+
+	dpath(s, MARKER, p, sizeof(p));
+	j = json_load_file(p, 0, NULL);
+	v = json_object_get(j, "data_checksums");
+	if (json_is_boolean(v))
+		ret = json_is_true(v);
+	json_decref(j);
+	return ret >= 0 ? ret : controldata_checksums(s);
+}
+
+static int write_marker(struct server *s, const char *listen, int version_num,
+			int checksums)
+{
+	char p[PATH_MAX], version[32];
 	json_t *j;
 	int ret;
 
-	j = json_pack("{s:s, s:i, s:s, s:s, s:s}", "created_by", "eicbench",
+	pgbin_version_str(version_num, version, sizeof(version));
+	j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:i, s:b}", "created_by", "eicbench",
 		      "port", s->port, "user", s->user, "bindir", s->bindir,
-		      "listen", listen ? listen : "");
+		      "listen", listen ? listen : "", "version", version,
+		      "version_num", version_num, "data_checksums", checksums);
 	dpath(s, MARKER, p, sizeof(p));
 	ret = json_dump_file(j, p, JSON_INDENT(2)) == 0 ? 0 : -EIO;
 	json_decref(j);
@@ -596,42 +716,89 @@ static int tcp_port_free(int port)
 	return !busy;
 }
 
-int server_init(struct server *s, const char *listen, char *err, size_t errlen)
+/*
+ * The initdb option for CHECKSUMS ("on", "off" or NULL) on VERSION_NUM, or
+ * NULL for none: initdb turns checksums on by default from 18, off before,
+ * and has --no-data-checksums only from 18.
+ */
+static int checksums_flag(const char *checksums, int version_num,
+			  const char **flag, char *err, size_t errlen)
 {
-	char pwfile[PATH_MAX], out[4096], initdb[PATH_MAX], pgdata[PATH_MAX + 8];
+	bool on_by_default = version_num >= 180000;
+
+	*flag = NULL;
+	if (!checksums)
+		return 0;
+	if (strcmp(checksums, "on") && strcmp(checksums, "off")) {
+		snprintf(err, errlen, "--checksums '%s': give on or off (default: the version's own, on from PostgreSQL 18, off before)",
+			 checksums);
+		return -EINVAL;
+	}
+	if (!strcmp(checksums, "on") && !on_by_default)
+		*flag = "--data-checksums";
+	else if (!strcmp(checksums, "off") && on_by_default)
+		*flag = "--no-data-checksums";
+	return 0;
+}
+
+static int run_initdb(struct server *s, const char *flag, char *err, size_t errlen)
+{
+	char out[4096], initdb[PATH_MAX], pgdata[PATH_MAX + 8];
+	/* trust only on the private socket; TCP (--listen) needs a password */
+	char *argv[] = { initdb, pgdata, "--username=" SERVER_SUPERUSER,
+		"--auth-local=trust", "--auth-host=scram-sha-256",
+		"--encoding=UTF8", "--locale=C", "--no-instructions",
+		(char *)flag, NULL };
 	int ret;
 
-	if (s->external) {
-		snprintf(err, errlen, "server init makes a managed cluster; it cannot be used with --dsn");
-		return -EINVAL;
-	}
-	if (listen && *listen && !tcp_port_free(s->port)) {
-		snprintf(err, errlen, "--port %d is in use by another program; give a free port", s->port);
-		return -EINVAL;
-	}
-	ret = prepare_datadir(s, err, errlen);
-	if (ret < 0)
-		return ret;
-	(void)pwfile;
 	snprintf(initdb, sizeof(initdb), "%s/initdb", s->bindir);
 	snprintf(pgdata, sizeof(pgdata), "--pgdata=%s", s->datadir);
-	{
-		/* trust only on the private socket; TCP (--listen) needs a password */
-		char *argv[] = { initdb, pgdata, "--username=" SERVER_SUPERUSER,
-			"--auth-local=trust", "--auth-host=scram-sha-256",
-			"--encoding=UTF8", "--locale=C",
-			"--no-instructions", NULL };
-
-		ret = run_prog(s, true, argv, out, sizeof(out), s->timeout_s);
-	}
+	ret = run_prog(s, RUN_AS_USER | RUN_C_LOCALE, argv, out, sizeof(out), s->timeout_s);
 	if (ret != 0) {
 		snprintf(err, errlen, "initdb failed (%s%d); it said:\n%s",
 			 ret < 0 ? "error " : "exit status ", ret, out);
 		return ret < 0 ? ret : -EIO;
 	}
+	return 0;
+}
+
+int server_init(struct server *s, const struct server_init_opts *io,
+		char *err, size_t errlen)
+{
+	const char *listen = io ? io->listen : NULL, *flag;
+	int ret, version, checksums;
+
+	if (s->external) {
+		snprintf(err, errlen, "server init makes a managed cluster; it cannot be used with --dsn");
+		return -EINVAL;
+	}
+	version = server_bin_version(s);
+	if (version < 0) {
+		snprintf(err, errlen, "cannot tell the version of '%s/postgres' (postgres --version failed: %s)",
+			 s->bindir, strerror(-version));
+		return -EIO;
+	}
+	ret = checksums_flag(io ? io->checksums : NULL, version, &flag, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (listen && *listen && !tcp_port_free(s->port)) {
+		snprintf(err, errlen, "--port %d is in use by another program; give a free port", s->port);
+		return -EINVAL;
+	}
+	ret = prepare_datadir(s, err, errlen);
+	if (ret == 0)
+		ret = run_initdb(s, flag, err, errlen);
+	if (ret < 0)
+		return ret;
+	checksums = controldata_checksums(s);
+	if (checksums < 0) {
+		snprintf(err, errlen, "initdb made '%s', but pg_controldata cannot say whether data checksums are on (%s)",
+			 s->datadir, strerror(-checksums));
+		return checksums;
+	}
 	ret = append_conf(s, listen);
 	if (ret == 0)
-		ret = write_marker(s, listen);
+		ret = write_marker(s, listen, version, checksums);
 	if (ret < 0)
 		snprintf(err, errlen, "cannot write the configuration in '%s': %s",
 			 s->datadir, strerror(-ret));
@@ -702,17 +869,10 @@ static bool is_postgres(const struct server *s, pid_t pid)
 
 pid_t server_running_pid(const struct server *s)
 {
-	char p[PATH_MAX], line[32] = "";
-	FILE *f;
+	char line[32];
 	long pid;
 
-	dpath(s, "postmaster.pid", p, sizeof(p));
-	f = fopen(p, "r");
-	if (!f)
-		return 0;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
+	datadir_line(s, "postmaster.pid", line, sizeof(line));
 	pid = strtol(line, NULL, 10);
 	if (pid <= 0 || !pid_alive((pid_t)pid) || !is_postgres(s, (pid_t)pid))
 		return 0;
@@ -757,7 +917,7 @@ static pid_t spawn_postmaster(const struct server *s, const char *const *setting
 		if (become_user(s) < 0)
 			_exit(126);
 		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-		child_exec(s, false, fd >= 0 ? fd : 2, argv);
+		child_exec(s, 0, fd >= 0 ? fd : 2, argv);
 	}
 	close(pfd[1]);
 	if (read(pfd[0], &pm, sizeof(pm)) != sizeof(pm))
@@ -875,6 +1035,11 @@ int server_stop(struct server *s, char *err, size_t errlen)
 	return 0;
 }
 
+void server_log_path(const struct server *s, char *buf, size_t len)
+{
+	dpath(s, LOGFILE, buf, len);
+}
+
 void server_log_tail(const struct server *s, char *err, size_t errlen, int lines)
 {
 	char p[PATH_MAX], buf[8192];
@@ -932,7 +1097,13 @@ PGconn *server_connect(const struct server *s, const char *dbname,
 		PQsetNoticeProcessor(c, quiet_notice, NULL);
 		return c;
 	}
-	snprintf(err, errlen, "cannot connect: %s", c ? PQerrorMessage(c) : "out of memory");
+	{
+		char said[1024] = "out of memory";
+
+		if (c)	/* libpq may echo the connection string, secrets and all */
+			record_redact_message(PQerrorMessage(c), s->external ? s->dsn : NULL, said, sizeof(said));
+		snprintf(err, errlen, "cannot connect: %s", said);
+	}
 	PQfinish(c);
 	return NULL;
 }
@@ -946,11 +1117,11 @@ static int drop_caches(const struct server *s, const char *datadir,
 	int ret;
 
 	(void)s;
-	if (geteuid() == 0) {
+	ret = geteuid() == 0 ? cache_drop_all() : -EPERM;
+	if (ret == 0)
 		snprintf(t->method, sizeof(t->method), "drop_caches");
-		ret = cache_drop_all();
-	} else {
-		snprintf(t->method, sizeof(t->method), "fadvise");
+	else {	/* not root, or drop_caches not writable (a container): file by file */
+		snprintf(t->method, sizeof(t->method), geteuid() == 0 ? "fadvise (drop_caches refused)" : "fadvise");
 		ret = cache_evict_tree(datadir, &st);
 		t->evicted_files = st.files;
 		if (ret == 0 && st.failed)
@@ -1028,10 +1199,48 @@ static void external_datadir(const struct server *s, char *out, size_t len)
 	PQfinish(c);
 }
 
+/* Run the --dsn server's restart command. */
+static int restart_external(struct server *s, char *err, size_t errlen)
+{
+	char cmd[1024], *argv[64], out[2048], prog[PATH_MAX];
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "%s", s->restart_cmd);
+	server_split_argv(cmd, argv, 64);
+	if (find_program(argv[0], prog, sizeof(prog)) == 0)
+		argv[0] = prog;
+	ret = run_prog(s, 0, argv, out, sizeof(out), s->timeout_s);
+	if (ret != 0) {
+		char said[sizeof(out)];
+
+		record_redact_message(out, s->dsn, said, sizeof(said));
+		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
+			 ret < 0 ? "error " : "exit status ", ret, said);
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+int server_restart(struct server *s, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!s->external) {
+		ret = server_stop(s, err, errlen);
+		return ret < 0 ? ret : server_start(s, err, errlen);
+	}
+	if (!s->restart_cmd[0]) {
+		snprintf(err, errlen, "the server given with --dsn needs a restart, and eicbench restarts a server it did not start only with --restart-cmd");
+		return -EINVAL;
+	}
+	ret = restart_external(s, err, errlen);
+	return ret < 0 ? ret : server_wait_ready(s, 0, err, errlen);
+}
+
 static int cold_external(struct server *s, struct cold_times *t, char *err,
 			 size_t errlen)
 {
-	char cmd[1024], *argv[64], out[2048], datadir[PATH_MAX], prog[PATH_MAX];
+	char datadir[PATH_MAX];
 	double t0 = clock_now_ms(), t1, t2, t3;
 	int ret;
 
@@ -1044,17 +1253,10 @@ static int cold_external(struct server *s, struct cold_times *t, char *err,
 		snprintf(err, errlen, "cannot make the --dsn server cold: not root (so no drop_caches) and its data_directory is not known to this role (so no eviction)");
 		return -EINVAL;
 	}
-	snprintf(cmd, sizeof(cmd), "%s", s->restart_cmd);
-	server_split_argv(cmd, argv, 64);
-	if (find_program(argv[0], prog, sizeof(prog)) == 0)
-		argv[0] = prog;
-	ret = run_prog(s, false, argv, out, sizeof(out), s->timeout_s);
+	ret = restart_external(s, err, errlen);
 	t1 = clock_now_ms();
-	if (ret != 0) {
-		snprintf(err, errlen, "--restart-cmd failed (%s%d); it said:\n%s",
-			 ret < 0 ? "error " : "exit status ", ret, out);
-		return ret < 0 ? ret : -EIO;
-	}
+	if (ret != 0)
+		return ret;
 	ret = server_sync_dir(datadir[0] ? datadir : "/");
 	t2 = clock_now_ms();
 	if (ret == 0)
@@ -1080,4 +1282,22 @@ int server_cold(struct server *s, struct cold_times *t, char *err, size_t errlen
 		return cold_external(s, t, err, errlen);
 	ret = managed_or_error(s, err, errlen);
 	return ret < 0 ? ret : cold_managed(s, t, err, errlen);
+}
+
+int server_ready_db(struct server *s, char *err, size_t errlen)
+{
+	PGconn *c;
+	int ret;
+
+	if (s->external)
+		return 0;
+	ret = server_start(s, err, errlen);
+	if (ret < 0)
+		return ret;
+	c = server_connect(s, "postgres", err, errlen);
+	if (!c)
+		return -EIO;
+	ret = pgutil_ensure_db(c, SERVER_DBNAME, err, errlen);
+	PQfinish(c);
+	return ret;
 }

@@ -2,7 +2,9 @@
  * stats: order statistics work on a sorted private copy; the caller's array
  * is read only. Quantiles interpolate linearly between neighbouring order
  * statistics (position q*(n-1)), so the median of an even count is the mean
- * of the middle two.
+ * of the middle two. Intervals: distribution-free order-statistic intervals
+ * for a median, percentile bootstrap for a ratio of medians (io/rng.h, so a
+ * report renders the same figures every time).
  */
 #include "bench/stats.h"
 
@@ -10,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "io/rng.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -136,4 +140,83 @@ int stats_summarize(const double *v, size_t n, struct stats_summary *out)
 	rc = mad_of(s, n, out->median, &out->mad);
 	free(s);
 	return rc;
+}
+
+/* P(Binomial(n, 1/2) <= k), exactly enough for n up to a few hundred. */
+static double binom_half_cdf(size_t n, size_t k)
+{
+	double term = pow(0.5, (double)n), sum = 0;
+
+	for (size_t i = 0; i <= k && i <= n; i++) {
+		sum += term;
+		term = term * (double)(n - i) / (double)(i + 1);
+	}
+	return sum;
+}
+
+int stats_median_interval(const double *v, size_t n, double level,
+			  struct stats_interval *out)
+{
+	double *s;
+	size_t k = 1;
+
+	*out = (struct stats_interval){ NAN, NAN, NAN };
+	if (n == 0 || !(level > 0 && level < 1))
+		return -EINVAL;
+	if (!(s = sorted_copy(v, n)))
+		return -ENOMEM;
+	while (k + 1 <= n / 2 && 1 - 2 * binom_half_cdf(n, k) >= level)
+		k++;
+	out->lo = s[k - 1];
+	out->hi = s[n - k];
+	out->coverage = n == 1 ? 0 : 1 - 2 * binom_half_cdf(n, k - 1);
+	free(s);
+	return 0;
+}
+
+/* The median of N draws with replacement from V, through BUF. */
+static double resample_median(const double *v, size_t n, struct rng *g, double *buf)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = v[rng_below(g, n)];
+	qsort(buf, n, sizeof(*buf), cmp_double);
+	return quantile_sorted(buf, n, 0.5);
+}
+
+int stats_ratio_interval(const double *a, size_t na, const double *b, size_t nb,
+			 double level, int resamples, uint64_t seed,
+			 double *ratio, struct stats_interval *out)
+{
+	double *buf, *r;
+	struct rng g;
+	size_t m = (size_t)resamples;
+
+	*out = (struct stats_interval){ NAN, NAN, NAN };
+	*ratio = NAN;
+	if (na == 0 || nb == 0 || resamples < 10 || !(level > 0 && level < 1))
+		return -EINVAL;
+	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
+	r = malloc(m * sizeof(*r));
+	if (!buf || !r) {
+		free(buf), free(r);
+		return -ENOMEM;
+	}
+	rng_seed(&g, seed);
+	for (size_t i = 0; i < m; i++) {
+		double x = resample_median(a, na, &g, buf);
+
+		r[i] = x / resample_median(b, nb, &g, buf);
+	}
+	*ratio = stats_median(a, na) / stats_median(b, nb);
+	qsort(r, m, sizeof(*r), cmp_double);
+	out->lo = quantile_sorted(r, m, (1 - level) / 2);
+	out->hi = quantile_sorted(r, m, 1 - (1 - level) / 2);
+	out->coverage = level;
+	free(buf), free(r);
+	return 0;
+}
+
+int stats_overlap(const struct stats_interval *a, const struct stats_interval *b)
+{
+	return a->lo <= b->hi && b->lo <= a->hi;
 }

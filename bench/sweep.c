@@ -53,18 +53,33 @@ static int add_values(struct sweep_setting *st, const char *list, char *err,
 	}
 }
 
+/* Whole numbers 0..1000 written the one way (no sign, no leading zero), so
+ * that 1, 01 and +1 cannot run one value three times. */
 static int check_eic(const struct sweep_setting *st, char *err, size_t errlen)
 {
+	char canon[32];
 	long long v;
 
-	for (int i = 0; i < st->nvalues; i++)
+	for (int i = 0; i < st->nvalues; i++) {
 		if (opts_parse_ll(st->values[i], 0, 1000, &v) < 0) {
 			snprintf(err, errlen, "effective_io_concurrency: '%s' is not allowed; give whole numbers from 0 to 1000",
 				 st->values[i]);
 			return -EINVAL;
 		}
+		snprintf(canon, sizeof(canon), "%lld", v);
+		if (strcmp(canon, st->values[i])) {
+			snprintf(err, errlen, "effective_io_concurrency: '%s' is not written plainly; give %s",
+				 st->values[i], canon);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
+
+/* Settings that would let a trial write, or change what a trial reads. */
+static const char *const refused_settings[] = {
+	"default_transaction_read_only", "transaction_read_only", "session_replication_role", NULL,
+};
 
 int sweep_grid_find(const struct sweep_grid *g, const char *name)
 {
@@ -72,6 +87,77 @@ int sweep_grid_find(const struct sweep_grid *g, const char *name)
 		if (!strcmp(g->s[i].name, name))
 			return i;
 	return -1;
+}
+
+static bool valid_step_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= SWEEP_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr(" _.,=+-()", s[i]))
+			return false;
+	return true;
+}
+
+/* Setting NAME in G, added (without values) when new; its index or -1. */
+static int grid_slot(struct sweep_grid *g, const char *name)
+{
+	int i = sweep_grid_find(g, name);
+
+	if (i >= 0 || g->nsettings == SWEEP_MAX_SETTINGS)
+		return i;
+	i = g->nsettings++;
+	memset(&g->s[i], 0, sizeof(g->s[i]));
+	snprintf(g->s[i].name, sizeof(g->s[i].name), "%s", name);
+	return i;
+}
+
+/* VALUE's index among setting I's values, added when new; or -1. */
+static int value_slot(struct sweep_setting *st, const char *value)
+{
+	for (int k = 0; k < st->nvalues; k++)
+		if (!strcmp(st->values[k], value))
+			return k;
+	if (st->nvalues == SWEEP_MAX_VALUES || strlen(value) >= SWEEP_VALUE_MAX)
+		return -1;
+	snprintf(st->values[st->nvalues], SWEEP_VALUE_MAX, "%s", value);
+	return st->nvalues++;
+}
+
+int sweep_step_add(struct sweep_grid *g, struct sweep_steps *st, const char *name, int n,
+		   const char *const *names, const char *const *values, char *err, size_t errlen)
+{
+	int k = st->nsteps;
+
+	if (!valid_step_name(name) || st->nsteps == SWEEP_MAX_STEPS) {
+		snprintf(err, errlen, "step '%.80s': %s", name, st->nsteps == SWEEP_MAX_STEPS ?
+			 "too many steps (at most 64)" :
+			 "a step's name is 1 to 63 letters, digits, spaces and _ . , = + - ( )");
+		return -EINVAL;
+	}
+	for (int i = 0; i < k; i++)
+		if (!strcmp(st->name[i], name)) {
+			snprintf(err, errlen, "step '%s' is named twice; give each step its own name", name);
+			return -EINVAL;
+		}
+	snprintf(st->name[k], SWEEP_NAME_MAX, "%s", name);
+	memset(st->value[k], -1, sizeof(st->value[k]));
+	for (int j = 0; j < n; j++) {
+		int i = valid_name(names[j], strlen(names[j])) ? grid_slot(g, names[j]) : -1;
+		int v = i >= 0 ? value_slot(&g->s[i], values[j]) : -1;
+
+		if (v < 0) {
+			snprintf(err, errlen, "step '%s': %s = %.80s: %s", name, names[j], values[j],
+				 i < 0 ? "not a setting name (lower case), or more than 24 settings in all" :
+				 "the value is too long, or the setting has over 64 values");
+			return -EINVAL;
+		}
+		st->value[k][i] = (signed char)v;
+	}
+	st->nsteps++;
+	return 0;
 }
 
 int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen)
@@ -91,6 +177,12 @@ int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t err
 	st = &g->s[g->nsettings];
 	memset(st, 0, sizeof(*st));
 	memcpy(st->name, spec, len);
+	for (int i = 0; refused_settings[i]; i++)
+		if (!strcmp(st->name, refused_settings[i])) {
+			snprintf(err, errlen, "--set %s: trials run read-only, and this setting would change that; it cannot be varied",
+				 st->name);
+			return -EINVAL;
+		}
 	if (sweep_grid_find(g, st->name) >= 0) {
 		snprintf(err, errlen, "--set '%s': %s is already being varied", spec, st->name);
 		return -EINVAL;
@@ -107,6 +199,11 @@ const char *sweep_value(const struct sweep_plan *p, int combo, int i)
 {
 	int div = 1;
 
+	if (p->steps.nsteps) {
+		int v = p->steps.value[combo][i];
+
+		return v < 0 ? NULL : p->grid.s[i].values[v];
+	}
 	for (int k = p->grid.nsettings - 1; k > i; k--)
 		div *= p->grid.s[k].nvalues;
 	return p->grid.s[i].values[(combo / div) % p->grid.s[i].nvalues];
@@ -122,29 +219,35 @@ static void shuffle(int *v, int n, uint64_t *state)
 	}
 }
 
+const char *sweep_step_name(const struct sweep_plan *p, int combo)
+{
+	return p->steps.nsteps ? p->steps.name[combo] : NULL;
+}
+
 /* The trial's key; -ENAMETOOLONG if it does not fit (keys must be unique). */
 static int make_key(const struct sweep_plan *p, struct sweep_trial *t)
 {
 	size_t used = (size_t)snprintf(t->key, sizeof(t->key), "round=%d", t->round);
 
+	if (p->steps.nsteps) {
+		snprintf(t->key + used, sizeof(t->key) - used, " step=%s", p->steps.name[t->combo]);
+		return 0;
+	}
 	for (int i = 0; i < p->grid.nsettings && used < sizeof(t->key); i++)
 		used += (size_t)snprintf(t->key + used, sizeof(t->key) - used, " %s=%s",
 					 p->grid.s[i].name, sweep_value(p, t->combo, i));
 	return used < sizeof(t->key) ? 0 : -ENAMETOOLONG;
 }
 
-int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
-		     uint64_t order_seed, char *err, size_t errlen)
+/* RUNS rounds of the plan's combinations, each round shuffled; TRIALS
+ * counts them (the grid's product is done here). */
+static int rounds(struct sweep_plan *p, int runs, long long trials, char *err, size_t errlen)
 {
-	uint64_t state = order_seed;
-	long long trials = runs;
+	uint64_t state = p->order_seed;
+	const struct sweep_grid *g = &p->grid;
 	int *order;
 
-	memset(p, 0, sizeof(*p));
-	p->grid = *g;
-	p->runs = runs;
-	p->order_seed = order_seed;
-	for (int i = 0; i < g->nsettings && trials <= 100000; i++)
+	for (int i = 0; !p->steps.nsteps && i < g->nsettings && trials <= 100000; i++)
 		trials *= g->s[i].nvalues;
 	if (runs < 1 || trials < 1 || trials > 100000) {
 		snprintf(err, errlen, "the plan has %s%lld trials; allowed are 1 to 100000",
@@ -182,6 +285,33 @@ int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
 	return 0;
 }
 
+int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
+		     uint64_t order_seed, char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	p->grid = *g;
+	p->runs = runs;
+	p->order_seed = order_seed;
+	return rounds(p, runs, runs, err, errlen);
+}
+
+int sweep_plan_steps(struct sweep_plan *p, const struct sweep_grid *g,
+		     const struct sweep_steps *st, int runs, uint64_t order_seed,
+		     char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	p->grid = *g;
+	p->steps = *st;
+	p->runs = runs;
+	p->order_seed = order_seed;
+	if (st->nsteps < 1 || st->nsteps > SWEEP_MAX_STEPS) {
+		snprintf(err, errlen, "a sweep file needs 1 to %d steps (it has %d)", SWEEP_MAX_STEPS, st->nsteps);
+		return -EINVAL;
+	}
+	return rounds(p, runs, (long long)runs * st->nsteps, err, errlen);
+}
+
+
 void sweep_plan_free(struct sweep_plan *p)
 {
 	free(p->trials);
@@ -203,6 +333,22 @@ json_t *sweep_plan_json(const struct sweep_plan *p)
 	}
 	for (int t = 0; t < p->ntrials; t++)
 		json_array_append_new(keys, json_string(p->trials[t].key));
+	if (p->steps.nsteps) {
+		json_t *steps = json_array();
+
+		for (int k = 0; k < p->steps.nsteps; k++) {
+			json_t *set = json_object();
+
+			for (int i = 0; i < p->grid.nsettings; i++)
+				if (sweep_value(p, k, i))
+					json_object_set_new(set, p->grid.s[i].name, json_string(sweep_value(p, k, i)));
+			json_array_append_new(steps, json_pack("{s:s, s:o}", "name", p->steps.name[k],
+							       "settings", set));
+		}
+		return json_pack("{s:o, s:o, s:i, s:I, s:o, s:o}", "grid", grid, "grid_order", names,
+				 "runs", p->runs, "order_seed", (json_int_t)p->order_seed,
+				 "trial_keys", keys, "steps", steps);
+	}
 	return json_pack("{s:o, s:o, s:i, s:I, s:o}", "grid", grid, "grid_order",
 			 names, "runs", p->runs, "order_seed", (json_int_t)p->order_seed,
 			 "trial_keys", keys);
@@ -216,18 +362,59 @@ static int setting_from_json(struct sweep_grid *g, const char *name,
 	size_t i;
 	json_t *v;
 
-	if (!json_is_array(vals) || json_array_size(vals) == 0)
+	/* a crafted meta.json may hold anything: every length is checked */
+	if (strlen(name) >= SWEEP_NAME_MAX || !json_is_array(vals) || json_array_size(vals) == 0 ||
+	    json_array_size(vals) > SWEEP_MAX_VALUES)
 		goto bad;
 	json_array_foreach(vals, i, v) {
-		if (!json_is_string(v))
+		if (!json_is_string(v) || strlen(json_string_value(v)) >= SWEEP_VALUE_MAX)
 			goto bad;
 		used += (size_t)snprintf(spec + used, sizeof(spec) - used, "%s%s",
 					 i ? "," : "", json_string_value(v));
+		if (used >= sizeof(spec))
+			goto bad;
 	}
 	return sweep_grid_add(g, spec, err, errlen);
 bad:
-	snprintf(err, errlen, "the plan's values of %s are not a list of strings", name);
+	snprintf(err, errlen, "the plan's values of %.64s are not a list of at most %d strings of at most %d characters",
+		 name, SWEEP_MAX_VALUES, SWEEP_VALUE_MAX - 1);
 	return -EINVAL;
+}
+
+/* A plan of steps back from its "steps" array. */
+static int steps_from_json(struct sweep_plan *p, const json_t *steps, json_int_t runs,
+			   json_int_t seed, char *err, size_t errlen)
+{
+	struct sweep_grid *g = calloc(1, sizeof(*g));
+	struct sweep_steps *st = calloc(1, sizeof(*st));
+	const json_t *e;
+	size_t i;
+	int ret = g && st ? 0 : -ENOMEM;
+
+	json_array_foreach(steps, i, e) {
+		const char *names[SWEEP_MAX_SETTINGS], *values[SWEEP_MAX_SETTINGS], *k;
+		const json_t *set = json_object_get(e, "settings"), *v;
+		const char *name = json_string_value(json_object_get(e, "name"));
+		int n = 0;
+
+		if (ret < 0)
+			break;
+		if (!name || !json_is_object(set) || json_object_size(set) > SWEEP_MAX_SETTINGS) {
+			snprintf(err, errlen, "the plan's step %zu is not a name and at most %d settings", i, SWEEP_MAX_SETTINGS);
+			ret = -EINVAL;
+			break;
+		}
+		json_object_foreach((json_t *)set, k, v) {
+			names[n] = k;
+			values[n++] = json_string_value(v) ?: "";
+		}
+		ret = sweep_step_add(g, st, name, n, names, values, err, errlen);
+	}
+	if (ret == 0)
+		ret = sweep_plan_steps(p, g, st, (int)runs, (uint64_t)seed, err, errlen);
+	free(g);
+	free(st);
+	return ret;
 }
 
 int sweep_plan_from_json(struct sweep_plan *p, const json_t *j, char *err, size_t errlen)
@@ -243,6 +430,8 @@ int sweep_plan_from_json(struct sweep_plan *p, const json_t *j, char *err, size_
 		snprintf(err, errlen, "the plan has no grid, runs or order_seed");
 		return -EINVAL;
 	}
+	if (json_is_array(json_object_get(j, "steps")))
+		return steps_from_json(p, json_object_get(j, "steps"), runs, seed, err, errlen);
 	json_array_foreach(names, i, n) {
 		const char *name = json_string_value(n);
 

@@ -5,7 +5,10 @@
  * setting varies slowest). The plan repeats every combination once per round,
  * in an order shuffled per round from a recorded seed, and names each trial
  * by a key ("round=2 effective_io_concurrency=16") that records carry, so an
- * interrupted sweep resumes with exactly the trials it lacks.
+ * interrupted sweep resumes with exactly the trials it lacks. A plan of
+ * steps instead (a sweep file's sections) has one combination per step,
+ * each naming values for some settings and leaving the rest as they were
+ * before the sweep; its keys are "round=2 step=NAME".
  */
 #ifndef BENCH_SWEEP_H
 #define BENCH_SWEEP_H
@@ -16,7 +19,8 @@
 
 #include <jansson.h>
 
-#define SWEEP_MAX_SETTINGS 6
+#define SWEEP_MAX_SETTINGS 24
+#define SWEEP_MAX_STEPS    64
 #define SWEEP_MAX_VALUES   64
 #define SWEEP_NAME_MAX     64
 #define SWEEP_VALUE_MAX    64
@@ -48,8 +52,17 @@ struct sweep_trial {
 	char key[SWEEP_KEY_MAX];
 };
 
+/* Steps: each a name and, per setting of the grid, the index of its value
+ * in grid.s[i].values, or -1 when the step leaves that setting as it was. */
+struct sweep_steps {
+	int  nsteps;
+	char name[SWEEP_MAX_STEPS][SWEEP_NAME_MAX];
+	signed char value[SWEEP_MAX_STEPS][SWEEP_MAX_SETTINGS];
+};
+
 struct sweep_plan {
 	struct sweep_grid grid;
+	struct sweep_steps steps;     /* nsteps 0: every combination of the grid */
 	int       runs;
 	uint64_t  order_seed;
 	int       ncombos;
@@ -72,8 +85,28 @@ int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
 		     uint64_t order_seed, char *err, size_t errlen);
 void sweep_plan_free(struct sweep_plan *p);
 
-/* The value of setting I in combination COMBO. */
+/*
+ * Add step NAME to ST, setting NAMES[i] to VALUES[i] for i < N (the names
+ * joined to G, each value listed once). A step name is 1..63 characters of
+ * letters, digits, space and _ . , = + - ( ); each name once. 0 or -EINVAL.
+ */
+int sweep_step_add(struct sweep_grid *g, struct sweep_steps *st, const char *name, int n,
+		   const char *const *names, const char *const *values, char *err, size_t errlen);
+
+/*
+ * Build a plan of steps: G names every setting any step sets (each value
+ * once in its list), ST the steps. 0 or -EINVAL.
+ */
+int sweep_plan_steps(struct sweep_plan *p, const struct sweep_grid *g,
+		     const struct sweep_steps *st, int runs, uint64_t order_seed,
+		     char *err, size_t errlen);
+
+/* The value of setting I in combination COMBO; NULL when a step leaves
+ * that setting as it was before the sweep. */
 const char *sweep_value(const struct sweep_plan *p, int combo, int i);
+
+/* The name of COMBO's step, or NULL in a grid plan. */
+const char *sweep_step_name(const struct sweep_plan *p, int combo);
 
 /* The plan as JSON for meta.json, and back (for --resume). */
 json_t *sweep_plan_json(const struct sweep_plan *p);

@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/errmsg.h"
 #include "io/file.h"
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 void blocks_random(struct blocks *b, uint64_t nblocks, uint64_t seed)
 {
@@ -112,15 +100,15 @@ static int parse_lines(char *text, uint64_t nblocks, uint64_t **list,
 		if (rc == -1)
 			continue;
 		if (rc < 0)
-			return fail(err, errlen, -EINVAL,
+			return errmsg_set(err, errlen, -EINVAL,
 				    "line %zu: \"%.40s\" is not a block number (a whole number >= 0)",
 				    lineno, line);
 		if (nblocks && v >= nblocks)
-			return fail(err, errlen, -EINVAL,
+			return errmsg_set(err, errlen, -EINVAL,
 				    "line %zu: block %" PRIu64 " is past the end (blocks 0..%" PRIu64 ")",
 				    lineno, v, nblocks - 1);
 		if ((rc = push(list, len, &cap, v)) < 0)
-			return fail(err, errlen, rc, "out of memory");
+			return errmsg_set(err, errlen, rc, "out of memory");
 	}
 	return 0;
 }
@@ -134,11 +122,11 @@ int blocks_parse_list(const char *text, uint64_t nblocks, uint64_t **out,
 	*out = NULL;
 	*len = 0;
 	if (!copy)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 	rc = parse_lines(copy, nblocks, out, len, err, errlen);
 	free(copy);
 	if (rc == 0 && *len == 0)
-		rc = fail(err, errlen, -EINVAL, "the list holds no block numbers");
+		rc = errmsg_set(err, errlen, -EINVAL, "the list holds no block numbers");
 	if (rc < 0) {
 		free(*out);
 		*out = NULL;
@@ -162,11 +150,11 @@ int blocks_load_list(const char *path, uint64_t nblocks, uint64_t **out,
 	*out = NULL;
 	*len = 0;
 	if (rc < 0)
-		return fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		return errmsg_set(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	rc = blocks_parse_list(text, nblocks, out, len, sub, sizeof(sub));
 	free(text);
 	if (rc < 0)
-		fail(err, errlen, rc, "%s: %s", path, sub);
+		errmsg_set(err, errlen, rc, "%s: %s", path, sub);
 	return rc;
 }
 
@@ -196,19 +184,19 @@ static int open_one(struct blockmap_file *f, const char *path, uint32_t bs,
 	f->fd = -1;
 	f->path = strdup(path);
 	if (!f->path)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 	f->fd = open(path, O_RDONLY | O_CLOEXEC | flags);
 	if (f->fd < 0) {
 		rc = -errno;
-		return fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		return errmsg_set(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	}
 	rc = fd_size(f->fd, &bytes);
 	if (rc == -EISDIR)
-		return fail(err, errlen, rc, "%s is a directory, not a file or device", path);
+		return errmsg_set(err, errlen, rc, "%s is a directory, not a file or device", path);
 	if (rc == -EINVAL)
-		return fail(err, errlen, rc, "%s is not a regular file or block device", path);
+		return errmsg_set(err, errlen, rc, "%s is not a regular file or block device", path);
 	if (rc < 0)
-		return fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		return errmsg_set(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	f->nblocks = bytes / bs;
 	return 0;
 }
@@ -227,7 +215,7 @@ static int number_blocks(struct blockmap *m, char *err, size_t errlen)
 	}
 	m->nblocks = first;
 	if (m->nblocks == 0)
-		return fail(err, errlen, -ENODATA,
+		return errmsg_set(err, errlen, -ENODATA,
 			    "%s is empty or shorter than one block of %u bytes",
 			    m->files[0].path, m->block_bytes);
 	return 0;
@@ -240,10 +228,10 @@ int blockmap_open(struct blockmap *m, const char *const *paths, unsigned n,
 
 	*m = (struct blockmap){ .block_bytes = block_bytes, .open_flags = flags };
 	if (n == 0 || block_bytes == 0)
-		return fail(err, errlen, -EINVAL, "no files or zero block size");
+		return errmsg_set(err, errlen, -EINVAL, "no files or zero block size");
 	m->files = calloc(n, sizeof(*m->files));
 	if (!m->files)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < n && rc == 0; i++) {
 		m->nfiles = i + 1;
 		rc = open_one(&m->files[i], paths[i], block_bytes, flags, err, errlen);
@@ -255,37 +243,49 @@ int blockmap_open(struct blockmap *m, const char *const *paths, unsigned n,
 	return rc;
 }
 
-int blockmap_open_segments(struct blockmap *m, const char *base,
-			   uint32_t block_bytes, int flags, char *err, size_t errlen)
+int blocks_segment_paths(const char *base, char ***out, unsigned *n)
 {
-	char **paths = NULL, **grown;
-	unsigned n = 0;
-	int rc = 0;
+	char **paths = NULL, **grown, *p;
+	unsigned k = 0;
 
-	for (;; n++) {
-		char *p = NULL;
-		if (n == 0 ? asprintf(&p, "%s", base) < 0 : asprintf(&p, "%s.%u", base, n) < 0) {
-			rc = fail(err, errlen, -ENOMEM, "out of memory");
+	for (;; k++) {
+		if (k == 0 ? asprintf(&p, "%s", base) < 0 : asprintf(&p, "%s.%u", base, k) < 0)
 			break;
-		}
-		if (n > 0 && access(p, F_OK) != 0) {
+		if (k > 0 && access(p, F_OK) != 0) {
 			free(p);
-			break;
+			*out = paths;
+			*n = k;
+			return 0;
 		}
-		grown = realloc(paths, (n + 1) * sizeof(*paths));
-		if (!grown) {
+		if (!(grown = realloc(paths, (k + 1) * sizeof(*paths)))) {
 			free(p);
-			rc = fail(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
 		paths = grown;
-		paths[n] = p;
+		paths[k] = p;
 	}
-	if (rc == 0)
-		rc = blockmap_open(m, (const char *const *)paths, n, block_bytes, flags, err, errlen);
+	blocks_free_paths(paths, k);
+	return -ENOMEM;
+}
+
+void blocks_free_paths(char **paths, unsigned n)
+{
 	for (unsigned i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+int blockmap_open_segments(struct blockmap *m, const char *base,
+			   uint32_t block_bytes, int flags, char *err, size_t errlen)
+{
+	char **paths;
+	unsigned n;
+	int rc = blocks_segment_paths(base, &paths, &n);
+
+	if (rc < 0)
+		return errmsg_set(err, errlen, rc, "out of memory");
+	rc = blockmap_open(m, (const char *const *)paths, n, block_bytes, flags, err, errlen);
+	blocks_free_paths(paths, n);
 	return rc;
 }
 

@@ -88,7 +88,14 @@ struct blockmap {
  */
 int blockmap_open(struct blockmap *m, const char *const *paths, unsigned n,
 		  uint32_t block_bytes, int flags, char *err, size_t errlen);
-/* BASE, then BASE.1, BASE.2, ... while they exist (PostgreSQL segments). */
+/*
+ * The paths BASE, then BASE.1, BASE.2, ... while they exist (PostgreSQL's
+ * segment files; BASE itself is listed whether or not it exists). *OUT and
+ * each path are malloc'd: free with blocks_free_paths. 0 or -ENOMEM.
+ */
+int blocks_segment_paths(const char *base, char ***out, unsigned *n);
+void blocks_free_paths(char **paths, unsigned n);
+/* Open BASE's segment files (blocks_segment_paths) as one address space. */
 int blockmap_open_segments(struct blockmap *m, const char *base,
 			   uint32_t block_bytes, int flags, char *err, size_t errlen);
 void blockmap_close(struct blockmap *m);

@@ -10,16 +10,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 int cache_drop_all(void)
 {
+	const char *path = getenv("EICBENCH_DROP_CACHES");
 	int fd, ret = 0;
 
 	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	fd = open(path && *path ? path : "/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, "3\n", 2) != 2)
@@ -50,6 +52,13 @@ int cache_evict_file(const char *path, uint64_t *bytes)
 	return ret;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 static int evict_entry(const char *dir, const char *name,
 		       struct cache_evict_stats *st)
 {
@@ -59,6 +68,9 @@ static int evict_entry(const char *dir, const char *name,
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	if (lstat(path, &sb) < 0)
+		return -errno;
+	/* a tablespace: pg_tblspc holds a link to its folder, followed there only */
+	if (S_ISLNK(sb.st_mode) && !strcmp(base_name(dir), "pg_tblspc") && stat(path, &sb) < 0)
 		return -errno;
 	if (S_ISDIR(sb.st_mode))
 		return cache_evict_tree(path, st);

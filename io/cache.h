@@ -15,13 +15,15 @@ struct cache_evict_stats {
 	long     failed;              /* files that could not be opened */
 };
 
-/* sync(), then write "3" to /proc/sys/vm/drop_caches. */
+/* sync(), then write "3" to /proc/sys/vm/drop_caches ($EICBENCH_DROP_CACHES
+ * names another file: the tests make it one that cannot be written). */
 int cache_drop_all(void);
 
 /* fdatasync-free eviction of one file: POSIX_FADV_DONTNEED over its length. */
 int cache_evict_file(const char *path, uint64_t *bytes);
 
-/* Evict every regular file under DIR, recursively. */
+/* Evict every regular file under DIR, recursively; links are not followed,
+ * but for those in a folder named pg_tblspc (PostgreSQL's tablespaces). */
 int cache_evict_tree(const char *dir, struct cache_evict_stats *st);
 
 #endif

@@ -13,6 +13,7 @@ const struct engine_ops *const engine_table[] = {
 	&engine_psync,
 	&engine_fadvise,
 	&engine_uring,
+	&engine_readstream,
 	NULL,
 };
 
@@ -30,7 +31,8 @@ int engine_pread(struct engine *e, struct engine_io *io)
 	ssize_t n;
 
 	do
-		n = pread(s->map->files[io->file].fd, io->buf, s->block_bytes, io->offset);
+		n = pread(s->map->files[io->file].fd, io->buf,
+			  (size_t)io->nblocks * s->block_bytes, io->offset);
 	while (n < 0 && errno == EINTR);
 	io->result = n < 0 ? -errno : n;
 	return ENGINE_COMPLETED;

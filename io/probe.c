@@ -2,8 +2,10 @@
  * probe: the timed loop. Synchronous engines: one slot, two clock reads per
  * read. Asynchronous engines: up to depth slots in flight, each read
  * submitted as its slot frees, completions reaped in batches with one clock
- * read per batch. The clock starts after the engine is set up; nothing is
- * allocated in the loop.
+ * read per batch. Engines that combine draw each read's blocks through
+ * io/combine.h; the others one block at a time. With a steady rule, IOPS is
+ * tallied per window at those same clock reads. The clock starts after the
+ * engine is set up; nothing is allocated in the loop.
  */
 #include "io/probe.h"
 
@@ -12,26 +14,35 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "io/clock.h"
+#include "io/combine.h"
+#include "io/curve.h"
 
 struct run {
 	const struct probe_config *cfg;
 	struct engine       eng;
 	struct blocks       seq;
+	struct combine      comb;          /* ENGINE_COMBINE engines */
+	bool                combining;
+	unsigned            max_blocks;    /* per read and per slot buffer */
 	struct hist        *hist;
 	struct engine_io   *ios;
 	struct engine_io  **free_ios;      /* unused slots (async) */
 	struct engine_io  **done;          /* reaped slots (async) */
 	void               *bufs;
 	unsigned            nfree;
-	uint64_t            issued, completed;
-	uint64_t            deadline_ns;   /* 0 = none */
+	uint64_t            issued;        /* blocks */
+	uint64_t            completed, completed_blocks;
+	uint64_t            start_ns, deadline_ns;   /* deadline 0 = none */
+	uint64_t            win_start_ns, win_end_ns, win_start_reads;
 	bool                past_deadline;
+	struct probe_result *res;          /* windows go straight in */
 	enum probe_stage    failed;
 	char               *err;
 	size_t              errlen;
@@ -61,41 +72,88 @@ static bool may_issue(const struct run *r)
 	return !r->past_deadline;
 }
 
+/* A window has ended at time t: keep its IOPS, stop when steady. */
+static void close_window(struct run *r, uint64_t t)
+{
+	const struct probe_steady *st = r->cfg->steady;
+	struct probe_result *res = r->res;
+
+	res->window_iops[res->nwindows++] = (double)(r->completed - r->win_start_reads) * 1e9 /
+					    (double)(t - r->win_start_ns);
+	r->win_start_ns = t;
+	r->win_start_reads = r->completed;
+	while (r->win_end_ns <= t)          /* windows end on a fixed grid from the start */
+		r->win_end_ns += st->window_ns;
+	if (t - r->start_ns >= st->min_ns &&
+	    curve_steady(res->window_iops, res->nwindows, st->windows, st->tolerance)) {
+		res->steady = true;
+		r->past_deadline = true;
+	}
+	if (res->nwindows == PROBE_MAX_WINDOWS)
+		r->past_deadline = true;
+}
+
+/* After a clock read: close a window that ended, stop at the deadline. */
 static void check_deadline(struct run *r, uint64_t t)
 {
+	if (r->cfg->steady && !r->past_deadline && t >= r->win_end_ns)
+		close_window(r, t);
 	if (r->deadline_ns && t >= r->deadline_ns)
 		r->past_deadline = true;
 }
 
-/* Next block of the sequence into a slot. */
+/* The next read into a slot: one block, or a run of them when combining. */
 static inline void prepare(struct run *r, struct engine_io *io)
 {
-	io->block = blocks_next(&r->seq);
-	blockmap_locate(r->cfg->map, io->block, &io->file, &io->offset);
-	r->issued++;
+	uint64_t left = r->cfg->count ? r->cfg->count - r->issued : UINT64_MAX;
+
+	if (r->combining) {
+		io->nblocks = combine_next(&r->comb, left < r->max_blocks ? (unsigned)left : r->max_blocks,
+					   &io->block, &io->file, &io->offset);
+	} else {
+		io->block = blocks_next(&r->seq);
+		io->nblocks = 1;
+		blockmap_locate(r->cfg->map, io->block, &io->file, &io->offset);
+	}
+	r->issued += io->nblocks;
+}
+
+/* Each block of a finished read against the verify callback. */
+static int verify(struct run *r, const struct engine_io *io)
+{
+	const struct probe_config *c = r->cfg;
+	uint32_t bs = c->map->block_bytes;
+
+	for (unsigned i = 0; i < io->nblocks; i++)
+		if (c->verify((const char *)io->buf + (size_t)i * bs, io->block + i, bs,
+			      c->verify_arg) != 0)
+			return fail(r, PROBE_FAILED_VERIFY, -EIO,
+				    "%s: block %" PRIu64 " does not hold the expected bytes",
+				    c->engine->name, io->block + i);
+	return 0;
 }
 
 /* A read came back at time t: check it, time it, verify it, advise. */
 static int finish(struct run *r, struct engine_io *io, uint64_t t)
 {
 	const struct probe_config *c = r->cfg;
-	uint32_t bs = c->map->block_bytes;
+	int64_t want = (int64_t)io->nblocks * c->map->block_bytes;
+	int rc;
 
-	if (io->result != (int64_t)bs) {
+	if (io->result != want) {
 		if (io->result < 0)
 			return fail(r, PROBE_FAILED_IO, (int)io->result,
 				    "%s: read of block %" PRIu64 " failed: %s",
 				    c->engine->name, io->block, strerror((int)-io->result));
 		return fail(r, PROBE_FAILED_IO, -EIO,
-			    "%s: short read of block %" PRIu64 ": %" PRId64 " of %u bytes",
-			    c->engine->name, io->block, io->result, bs);
+			    "%s: short read of block %" PRIu64 ": %" PRId64 " of %" PRId64 " bytes",
+			    c->engine->name, io->block, io->result, want);
 	}
 	hist_add(r->hist, t - io->start_ns);
 	r->completed++;
-	if (c->verify && c->verify(io->buf, io->block, bs, c->verify_arg) != 0)
-		return fail(r, PROBE_FAILED_VERIFY, -EIO,
-			    "%s: block %" PRIu64 " does not hold the expected bytes",
-			    c->engine->name, io->block);
+	r->completed_blocks += io->nblocks;
+	if (c->verify && (rc = verify(r, io)) < 0)
+		return rc;
 	if (r->eng.ops->advise) {
 		int rc = r->eng.ops->advise(&r->eng, io);
 		if (rc < 0)
@@ -206,19 +264,23 @@ static int loop_async(struct run *r)
 
 static int alloc_slots(struct run *r, unsigned depth, uint32_t bs)
 {
+	size_t slot_bytes = (size_t)r->max_blocks * bs;
+
 	r->hist = malloc(sizeof(*r->hist));
 	r->ios = calloc(depth, sizeof(*r->ios));
 	r->free_ios = calloc(depth, sizeof(*r->free_ios));
 	r->done = calloc(depth, sizeof(*r->done));
 	if (!r->hist || !r->ios || !r->free_ios || !r->done ||
-	    posix_memalign(&r->bufs, 4096, (size_t)depth * bs) != 0) {
+	    posix_memalign(&r->bufs, 4096, depth * slot_bytes) != 0) {
 		r->bufs = NULL;
 		return fail(r, PROBE_FAILED_SETUP, -ENOMEM, "out of memory for %u slots", depth);
 	}
 	hist_init(r->hist);
-	memset(r->bufs, 0, (size_t)depth * bs);
+	memset(r->bufs, 0, depth * slot_bytes);
 	for (unsigned i = 0; i < depth; i++) {
-		r->ios[i] = (struct engine_io){ .slot = i, .buf = (char *)r->bufs + (size_t)i * bs };
+		r->ios[i] = (struct engine_io){
+			.slot = i, .nblocks = 1, .buf = (char *)r->bufs + i * slot_bytes,
+		};
 		r->free_ios[i] = &r->ios[depth - 1 - i];
 	}
 	r->nfree = depth;
@@ -246,6 +308,17 @@ static int check_config(struct run *r)
 			    c->depth, PROBE_MAX_DEPTH);
 	if (c->count == 0 && c->duration_ns == 0)
 		return fail(r, PROBE_FAILED_SETUP, -EINVAL, "neither a count nor a duration");
+	if (c->combine > PROBE_MAX_COMBINE)
+		return fail(r, PROBE_FAILED_SETUP, -EINVAL, "combine %u is outside 1..%u",
+			    c->combine, PROBE_MAX_COMBINE);
+	if ((uint64_t)c->depth * r->max_blocks * c->map->block_bytes > PROBE_MAX_BUF_BYTES)
+		return fail(r, PROBE_FAILED_SETUP, -EINVAL,
+			    "depth %u x %u blocks of %u bytes is more than %u MiB of buffers",
+			    c->depth, r->max_blocks, c->map->block_bytes, PROBE_MAX_BUF_BYTES >> 20);
+	if (c->steady && (!c->duration_ns || !c->steady->window_ns || !c->steady->windows ||
+			  c->duration_ns / c->steady->window_ns > PROBE_MAX_WINDOWS))
+		return fail(r, PROBE_FAILED_SETUP, -EINVAL,
+			    "a steady rule needs a duration of at most %u windows", PROBE_MAX_WINDOWS);
 	return 0;
 }
 
@@ -258,9 +331,12 @@ static int start_engine(struct run *r)
 		.ops = c->engine,
 		.setup = {
 			.map = c->map, .seq = &c->seq, .limit = c->count,
-			.depth = c->depth, .block_bytes = c->map->block_bytes, .ios = r->ios,
+			.depth = c->depth, .max_blocks = r->max_blocks,
+			.block_bytes = c->map->block_bytes, .ios = r->ios,
 		},
 	};
+	if (r->combining)
+		combine_init(&r->comb, &r->seq, c->map, r->max_blocks);
 	if (!c->engine->init)
 		return 0;
 	rc = c->engine->init(&r->eng);
@@ -297,13 +373,15 @@ static void summarize(const struct run *r, const struct snap *a,
 	double ios = (double)r->completed;
 
 	res->ios = r->completed;
-	res->bytes = r->completed * c->map->block_bytes;
+	res->blocks = r->completed_blocks;
+	res->bytes = r->completed_blocks * c->map->block_bytes;
 	res->elapsed_s = (double)(b->t_ns - a->t_ns) / 1e9;
+	hist_summarize(r->hist, &res->lat);
 	if (res->elapsed_s > 0) {
 		res->iops = ios / res->elapsed_s;
 		res->mib_s = (double)res->bytes / 1048576.0 / res->elapsed_s;
+		res->inflight = res->lat.mean_ns * ios / 1e9 / res->elapsed_s;
 	}
-	hist_summarize(r->hist, &res->lat);
 	if (ios > 0) {
 		res->cpu_user_us_per_io = tv_us(a->ru.ru_utime, b->ru.ru_utime) / ios;
 		res->cpu_sys_us_per_io = tv_us(a->ru.ru_stime, b->ru.ru_stime) / ios;
@@ -321,6 +399,9 @@ static int run_loop(struct run *r, struct probe_result *res)
 	int rc;
 
 	take_snap(c, &a);
+	r->start_ns = r->win_start_ns = a.t_ns;
+	if (c->steady)
+		r->win_end_ns = a.t_ns + c->steady->window_ns;
 	if (c->duration_ns)
 		r->deadline_ns = a.t_ns + c->duration_ns;
 	if (c->engine->flags & ENGINE_SYNC) {
@@ -338,15 +419,20 @@ static int run_loop(struct run *r, struct probe_result *res)
 int probe_run(const struct probe_config *cfg, struct probe_result *res,
 	      char *err, size_t errlen)
 {
-	struct run r = { .cfg = cfg, .seq = cfg->seq, .err = err, .errlen = errlen };
+	struct run r = {
+		.cfg = cfg, .seq = cfg->seq, .err = err, .errlen = errlen, .res = res,
+		.combining = cfg->engine && (cfg->engine->flags & ENGINE_COMBINE) && cfg->combine > 1,
+	};
 	int rc;
 
-	*res = (struct probe_result){
-		.engine = cfg->engine ? cfg->engine->name : "",
-		.depth = cfg->depth,
-		.block_bytes = cfg->map ? cfg->map->block_bytes : 0,
-		.direct = cfg->map && (cfg->map->open_flags & O_DIRECT),
-	};
+	r.max_blocks = r.combining ? cfg->combine : 1;
+	memset(res, 0, offsetof(struct probe_result, window_iops));
+	res->engine = cfg->engine ? cfg->engine->name : "";
+	res->depth = cfg->depth;
+	res->combine = r.max_blocks;
+	res->block_bytes = cfg->map ? cfg->map->block_bytes : 0;
+	res->direct = cfg->map && (cfg->map->open_flags & O_DIRECT);
+	res->steady_mode = cfg->steady != NULL;
 	rc = check_config(&r);
 	if (rc == 0)
 		rc = alloc_slots(&r, cfg->depth, cfg->map->block_bytes);

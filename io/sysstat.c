@@ -6,6 +6,7 @@
  */
 #include "io/sysstat.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -240,6 +241,17 @@ static int device_names(dev_t dev, struct device_info *out)
 	return 0;
 }
 
+/* Entries of an open directory besides . and .. (consumes it). */
+static int readdir_count(DIR *d)
+{
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	return n;
+}
+
 static long queue_long(const char *disk, const char *what)
 {
 	char path[PATH_MAX];
@@ -266,6 +278,7 @@ static void queue_settings(struct device_info *out)
 	out->rotational = (int)queue_long(out->disk, "rotational");
 	out->nr_requests = queue_long(out->disk, "nr_requests");
 	out->read_ahead_kb = queue_long(out->disk, "read_ahead_kb");
+	out->max_sectors_kb = queue_long(out->disk, "max_sectors_kb");
 	out->logical_block_size = queue_long(out->disk, "logical_block_size");
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", out->disk);
 	if (read_line(path, line, sizeof(line)) == 0)
@@ -278,6 +291,68 @@ static void queue_settings(struct device_info *out)
 	}
 }
 
+/* Add the leaf devices under DISK (/sys/block/DISK/slaves), DEPTH levels at most. */
+static void add_members(struct device_info *out, const char *disk, int depth)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/slaves", disk);
+	if (depth > 4 || !(d = opendir(path)))
+		return;
+	while ((e = readdir(d)) != NULL && out->nmembers < SYSSTAT_MAX_MEMBERS) {
+		char sub[PATH_MAX];
+		DIR *s;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "/sys/block/%s/slaves", e->d_name);
+		s = opendir(sub);
+		if (s && readdir_count(s) > 0) {
+			add_members(out, e->d_name, depth + 1);
+		} else {
+			copy_str(out->members[out->nmembers], SYSSTAT_NAME_MAX, e->d_name,
+				 strlen(e->d_name));
+			out->nmembers++;
+		}
+		if (s)
+			closedir(s);
+	}
+	closedir(d);
+}
+
+void sysstat_fstype_parse(const char *text, unsigned maj, unsigned min,
+			  char *out, size_t len)
+{
+	const char *line = text;
+
+	copy_str(out, len, "unknown", 7);
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *sep = strstr(line, " - "), *end = strchr(line, '\n');
+		unsigned a, b;
+		char type[64];
+
+		if (sscanf(line, "%*d %*d %u:%u", &a, &b) != 2 || a != maj || b != min)
+			continue;
+		if (!sep || (end && sep > end) || sscanf(sep + 3, "%63s", type) != 1)
+			continue;
+		copy_str(out, len, type, strlen(type));
+		return;
+	}
+}
+
+static void fs_type(dev_t dev, struct device_info *out)
+{
+	char *text;
+
+	copy_str(out->fstype, sizeof(out->fstype), "unknown", 7);
+	if (read_text("/proc/self/mountinfo", &text) < 0)
+		return;
+	sysstat_fstype_parse(text, major(dev), minor(dev), out->fstype, sizeof(out->fstype));
+	free(text);
+}
+
 int sysstat_device_for_path(const char *path, struct device_info *out)
 {
 	struct stat st;
@@ -285,13 +360,16 @@ int sysstat_device_for_path(const char *path, struct device_info *out)
 
 	*out = (struct device_info){
 		.rotational = -1, .nr_requests = -1, .read_ahead_kb = -1,
-		.logical_block_size = -1,
+		.max_sectors_kb = -1, .logical_block_size = -1,
 	};
 	if (stat(path, &st) < 0)
 		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		fs_type(st.st_dev, out);
 	rc = device_names(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, out);
 	if (rc < 0)
 		return rc;
 	queue_settings(out);
+	add_members(out, out->disk, 0);
 	return 0;
 }

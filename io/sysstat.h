@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SYSSTAT_NAME_MAX 64
+#define SYSSTAT_NAME_MAX    64
+#define SYSSTAT_MAX_MEMBERS 16
 
 /* One line of /proc/diskstats. */
 struct disk_snap {
@@ -63,7 +64,13 @@ struct device_info {
 	int  rotational;
 	long nr_requests;
 	long read_ahead_kb;
+	long max_sectors_kb;              /* the largest request the kernel sends */
 	long logical_block_size;
+	char fstype[32];                  /* of the mount holding the path */
+	/* For md and dm devices, the devices underneath, down to the ones
+	 * with no members of their own (as named in /proc/diskstats). */
+	int  nmembers;
+	char members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
 };
 
 /* Parse one /proc/diskstats text for device NAME. 0, or -ENOENT if absent. */
@@ -83,7 +90,13 @@ int sysstat_proc_read(pid_t pid, struct proc_snap *out);
 void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
 		       struct proc_delta *out);
 
-/* The block device holding PATH (via stat() st_dev and /sys/dev/block). */
+/* The block device holding PATH (via stat() st_dev and /sys/dev/block),
+ * its queue settings, members and the file system type under PATH. */
 int sysstat_device_for_path(const char *path, struct device_info *out);
+
+/* The file system type of the mount holding PATH, from MOUNTINFO_TEXT (the
+ * text of /proc/self/mountinfo) for device MAJ:MIN; "unknown" if not found. */
+void sysstat_fstype_parse(const char *mountinfo_text, unsigned maj, unsigned min,
+			  char *out, size_t len);
 
 #endif

@@ -1,10 +1,15 @@
 /*
- * io_uring engine: up to depth reads in flight, buffered or O_DIRECT. The
+ * io_uring engines: up to depth reads in flight, buffered or O_DIRECT. The
  * probe's buffers are registered (read_fixed) and so are the files, when the
  * kernel and RLIMIT_MEMLOCK allow; otherwise plain reads on plain fds.
  * commit(0) submits and flushes completions without waiting, commit(n) also
- * waits for n; reap takes completions in a batch. No allocation after init. init returns the -errno of
- * io_uring_queue_init (-ENOSYS, -EPERM when io_uring is disabled or filtered).
+ * waits for n; reap takes completions in a batch. No allocation after init.
+ * init returns the -errno of io_uring_queue_init (-ENOSYS, -EPERM when
+ * io_uring is disabled or filtered). Two engines share this code: io_uring
+ * reads one block per read; readstream reads runs of adjacent blocks the probe
+ * combined (io/combine.h), one read each into a multi-block buffer, as
+ * PostgreSQL 18's read stream does (without its look-ahead ramp: every slot
+ * is kept busy from the start).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -41,7 +46,9 @@ static bool register_bufs(struct uring *u, const struct engine_setup *s)
 	if (!iov)
 		return false;
 	for (unsigned i = 0; i < s->depth; i++)
-		iov[i] = (struct iovec){ .iov_base = s->ios[i].buf, .iov_len = s->block_bytes };
+		iov[i] = (struct iovec){
+			.iov_base = s->ios[i].buf, .iov_len = (size_t)s->max_blocks * s->block_bytes,
+		};
 	rc = io_uring_register_buffers(&u->ring, iov, s->depth);
 	free(iov);
 	return rc == 0;
@@ -90,15 +97,14 @@ static int uring_queue(struct engine *e, struct engine_io *io)
 	struct uring *u = e->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 	int fd = u->fixed_files ? (int)io->file : e->setup.map->files[io->file].fd;
+	unsigned len = io->nblocks * e->setup.block_bytes;
 
 	if (!sqe)
 		return -EBUSY;
 	if (u->fixed_bufs)
-		io_uring_prep_read_fixed(sqe, fd, io->buf, e->setup.block_bytes,
-					 (uint64_t)io->offset, (int)io->slot);
+		io_uring_prep_read_fixed(sqe, fd, io->buf, len, (uint64_t)io->offset, (int)io->slot);
 	else
-		io_uring_prep_read(sqe, fd, io->buf, e->setup.block_bytes,
-				   (uint64_t)io->offset);
+		io_uring_prep_read(sqe, fd, io->buf, len, (uint64_t)io->offset);
 	if (u->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, io);
@@ -146,6 +152,18 @@ static void uring_cleanup(struct engine *e)
 const struct engine_ops engine_uring = {
 	.name = "io_uring",
 	.summary = "io_uring, up to depth reads in flight, registered buffers and files",
+	.max_depth = 4096,
+	.init = uring_init,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.cleanup = uring_cleanup,
+};
+
+const struct engine_ops engine_readstream = {
+	.name = "readstream",
+	.summary = "io_uring, adjacent blocks combined into reads of up to --combine blocks (PostgreSQL 18)",
+	.flags = ENGINE_COMBINE,
 	.max_depth = 4096,
 	.init = uring_init,
 	.queue = uring_queue,

@@ -1,16 +1,24 @@
 #!/bin/sh
 # bench-probe.sh: eicbench's io_uring probe against fio's io_uring engine on
 # the same file, O_DIRECT random reads of 8 KiB, at each depth; then psync
-# against fio's psync at depth 1. Each point runs BENCH_PROBE_ROUNDS times
-# per tool, the order swapped every round (ours first, then fio first, ...),
-# since the virtio disk's host favours whichever runs second; the table shows
-# the medians of IOPS and CPU per I/O of both and their ratios (target: IOPS
-# ratio >= 0.97, CPU ratio <= 1.00). Both draw blocks uniformly with replacement
-# (fio --norandommap). Raw outputs go to results/<UTC>-bench-probe/.
+# against fio's psync at depth 1. Each round runs both tools back to back,
+# the order swapped every round (ours first in odd rounds), since the virtio
+# disk's host favours whichever runs second; a new seed each round, the same
+# for both. Per round: the ratio ours / fio of IOPS and of CPU time per I/O.
+# Per point: the median of the round ratios and an order-statistic interval
+# for it (the k-th smallest to the k-th largest ratio, k the largest giving at
+# least 95% coverage; with 6 rounds or fewer no such k exists and the interval
+# is min..max, its coverage printed), the medians of both tools' IOPS and CPU,
+# and each tool's reads in flight at the device (aqu-sz: /proc/diskstats for
+# ours, fio's disk_util in_queue over its run time for fio; ours also by
+# Little's law at the probe). Targets: IOPS ratio >= 0.97, CPU ratio <= 1.00.
+# Both draw blocks uniformly with replacement (fio --norandommap). Raw outputs
+# and the table go to results/<UTC>-bench-probe/.
 #
 # Environment: BENCH_PROBE_SIZE (4G), BENCH_PROBE_SECONDS (5),
 # BENCH_PROBE_DEPTHS ("1 4 16 64 128"), BENCH_PROBE_FILE (data/probe-file),
-# BENCH_PROBE_PSYNC (1; 0 skips the psync row), BENCH_PROBE_ROUNDS (5).
+# BENCH_PROBE_PSYNC (1; 0 skips the psync row), BENCH_PROBE_ROUNDS (6: even,
+# so each tool goes first equally often).
 set -eu
 
 SIZE=${BENCH_PROBE_SIZE:-4G}
@@ -18,7 +26,7 @@ SECS=${BENCH_PROBE_SECONDS:-5}
 DEPTHS=${BENCH_PROBE_DEPTHS:-"1 4 16 64 128"}
 FILE=${BENCH_PROBE_FILE:-data/probe-file}
 PSYNC=${BENCH_PROBE_PSYNC:-1}
-ROUNDS=${BENCH_PROBE_ROUNDS:-5}
+ROUNDS=${BENCH_PROBE_ROUNDS:-6}
 BS=8k
 EIC=${EICBENCH:-./eicbench}
 
@@ -26,6 +34,9 @@ for tool in fio jq numfmt; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "bench-probe: $tool is needed (make deps)" >&2; exit 2; }
 done
 [ -x "$EIC" ] || { echo "bench-probe: build eicbench first (make)" >&2; exit 2; }
+case $ROUNDS in
+''|*[!0-9]*|0|1) echo "bench-probe: BENCH_PROBE_ROUNDS '$ROUNDS' is not a whole number of at least 2" >&2; exit 2 ;;
+esac
 
 bytes=$(numfmt --from=iec "$SIZE") || { echo "bench-probe: BENCH_PROBE_SIZE '$SIZE' is not a size (e.g. 512M, 4G)" >&2; exit 2; }
 
@@ -55,15 +66,42 @@ theirs() {
 		{ echo "bench-probe: fio failed, see $OUT/$3.log" >&2; exit 1; }
 }
 
-# median of the numbers on stdin
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# One round's figures: "iops cpu_us_per_io aqu [inflight]" of each tool.
+ours_figures() {
+	jq -r '"\(.iops) \(.cpu_us_per_io.user + .cpu_us_per_io.sys) \(.disk.avg_queue_depth // "nan") \(.inflight)"' "$1"
+}
+fio_figures() {
+	jq -r '.jobs[0] as $j | "\($j.read.iops) \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.read.runtime * 1000 / $j.read.total_ios) \(if (.disk_util | length) > 0 then .disk_util[0].in_queue / $j.read.runtime else "nan" end)"' "$1"
 }
 
-# point LABEL ENGINE DEPTH: ROUNDS runs of each tool, order swapped per round;
-# prints one line of the table from the medians.
+# summarize LABEL DEPTH: reads the rounds file "ours_iops ours_cpu ours_aqu
+# ours_inflight fio_iops fio_cpu fio_aqu" and prints the table line.
+summarize() {
+	awk -v l="$1" -v d="$2" -v out="$OUT/rounds.txt" '
+	function sortv(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
+	function med(v, n) { sortv(v, n); return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+	# P(Binomial(n, 1/2) <= k)
+	function bcdf(n, k,   i, c, s) { c = 1; s = 0; for (i = 0; i <= k; i++) { s += c; c = c * (n - i) / (i + 1) } return s / 2 ^ n }
+	{ n++; oi[n] = $1; oc[n] = $2; oa[n] = $3; of[n] = $4; fi[n] = $5; fc[n] = $6; fa[n] = $7
+	  ir[n] = $1 / $5; cr[n] = $2 / $6; irs = irs sprintf(" %.3f", ir[n]) }
+	END {
+		k = 1; while (k + 1 <= n / 2 && 1 - 2 * bcdf(n, k) >= 0.95) k++
+		cov = 1 - 2 * bcdf(n, k - 1)
+		mi = med(ir, n); ilo = ir[k]; ihi = ir[n + 1 - k]
+		mc = med(cr, n); clo = cr[k]; chi = cr[n + 1 - k]
+		printf "%-9s %5d %9.0f %9.0f %6.3f %5.3f-%5.3f %s %7.2f %7.2f %6.3f %5.3f-%5.3f %s %6.2f %6.2f %6.2f\n",
+			l, d, med(oi, n), med(fi, n), mi, ilo, ihi, (mi >= 0.97 ? "ok " : "LOW"),
+			med(oc, n), med(fc, n), mc, clo, chi, (mc <= 1.0 ? "ok  " : "HIGH"),
+			med(oa, n), med(fa, n), med(of, n)
+		printf "%s %d: IOPS ratio per round%s (ours first in odd rounds); interval covers the median ratio with %.1f%%\n",
+			l, d, irs, 100 * cov >> out
+	}'
+}
+
+# point LABEL ENGINE DEPTH: ROUNDS rounds, each both tools back to back.
 point() {
 	r=1
+	: >"$OUT/round-$1-$3.txt"
 	while [ "$r" -le "$ROUNDS" ]; do
 		# a new seed each round, the same for both: neither re-reads blocks
 		# the host may still cache from its own previous run
@@ -74,30 +112,29 @@ point() {
 			theirs "$2" "$3" "fio-$1-$3-$r" "$r$3"
 			ours "$2" "$3" "ours-$1-$3-$r" "$r$3"
 		fi
+		echo "$(ours_figures "$OUT/ours-$1-$3-$r.json") $(fio_figures "$OUT/fio-$1-$3-$r.json")" >>"$OUT/round-$1-$3.txt"
 		r=$((r + 1))
 	done
-	o_iops=$(for f in "$OUT"/ours-"$1"-"$3"-*.json; do jq -r '.iops' "$f"; done | median)
-	o_cpu=$(for f in "$OUT"/ours-"$1"-"$3"-*.json; do jq -r '.cpu_us_per_io.user + .cpu_us_per_io.sys' "$f"; done | median)
-	f_iops=$(for f in "$OUT"/fio-"$1"-"$3"-*.json; do jq -r '.jobs[0].read.iops' "$f"; done | median)
-	f_cpu=$(for f in "$OUT"/fio-"$1"-"$3"-*.json; do
-		jq -r '.jobs[0] | (.usr_cpu + .sys_cpu) / 100 * .read.runtime * 1000 / .read.total_ios' "$f"; done | median)
-	awk -v l="$1" -v d="$3" -v oi="$o_iops" -v fi="$f_iops" -v oc="$o_cpu" -v fc="$f_cpu" 'BEGIN {
-		ir = oi / fi; cr = oc / fc
-		printf "%-9s %5d %10.0f %10.0f %6.3f %s %9.2f %9.2f %6.3f %s\n", l, d, oi, fi, ir,
-			(ir >= 0.97 ? "ok " : "LOW"), oc, fc, cr, (cr <= 1.0 ? "ok" : "HIGH") }' | tee -a "$OUT/table.txt"
+	summarize "$1" "$3" <"$OUT/round-$1-$3.txt" | tee -a "$OUT/table.txt"
 }
 
-echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS rounds (medians); raw output in $OUT" >&2
-printf "%-9s %5s %10s %10s %10s %9s %9s %10s\n" engine depth "ours IOPS" "fio IOPS" "ratio" \
-	"ours µs/IO" "fio µs/IO" "ratio" | tee "$OUT/table.txt"
+echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS rounds; raw output in $OUT" >&2
+{
+	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s\n" "" "" "IOPS" "" "ratio" "" "" \
+		"CPU" "µs/IO" "ratio" "" "" "aqu-sz" "" "in flt"
+	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s\n" engine depth ours fio median \
+		interval "" ours fio median interval "" ours fio ours
+} | tee "$OUT/table.txt"
+: >"$OUT/rounds.txt"
 for d in $DEPTHS; do
 	point io_uring io_uring "$d"
 done
 if [ "$PSYNC" = 1 ]; then
 	point psync psync 1
 fi
+cat "$OUT/rounds.txt"
 if grep -qE 'LOW|HIGH' "$OUT/table.txt"; then
-	echo "bench-probe: some rows miss the target (IOPS ratio >= 0.97, CPU ratio <= 1); runs are noisy: rerun before concluding" >&2
+	echo "bench-probe: some rows miss the target (median IOPS ratio >= 0.97, CPU ratio <= 1); read the intervals before concluding" >&2
 else
 	echo "bench-probe: every row meets the target" >&2
 fi

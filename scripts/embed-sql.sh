@@ -10,7 +10,7 @@ shift
 	echo 'const struct sql_file sql_files[] = {'
 	for f in "$@"; do
 		printf '\t{ "%s",\n' "${f#sql/}"
-		awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "\t  \"%s\\n\"\n", $0 }' "$f"
+		awk '{ gsub(/\\/, "&&"); gsub(/"/, "\\\""); printf "\t  \"%s\\n\"\n", $0 }' "$f"
 		printf '\t},\n'
 	done
 	echo '\t{ 0, 0 }'

@@ -1,11 +1,26 @@
 #!/bin/sh
-# install-deps.sh: install what eicbench needs to build, test and run, with
-# apt-get on Debian or Ubuntu. Does nothing when everything is present.
-# Runs apt-get as root, or through sudo when not root.
+# install-deps.sh [build-pg]: install what eicbench needs to build, test and
+# run, with apt-get on Debian or Ubuntu. Does nothing when everything is
+# present. Runs apt-get as root, or through sudo when not root.
+# "build-pg" installs instead what scripts/build-pg.sh needs to fetch a
+# PostgreSQL source package and build it.
 set -eu
 
-PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libcmocka-dev
-postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux time"
+case "${1:-}" in
+"")
+	PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libinih-dev libcmocka-dev
+postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux
+libxml2-utils time"
+	;;
+build-pg)
+	PKGS="gcc make pkg-config perl bison flex libreadline-dev zlib1g-dev
+liburing-dev dpkg-dev bzip2 xz-utils debian-archive-keyring util-linux"
+	;;
+*)
+	echo "install-deps: unknown mode '$1'; give none (what eicbench needs) or build-pg (what scripts/build-pg.sh needs)" >&2
+	exit 2
+	;;
+esac
 
 missing=""
 for p in $PKGS; do
@@ -17,7 +32,7 @@ done
 # The tests read the page cache's contents with fincore (util-linux-extra on
 # Debian 12 and later, util-linux itself on older releases).
 need_fincore=""
-command -v fincore >/dev/null 2>&1 || need_fincore=1
+[ -n "${1:-}" ] || command -v fincore >/dev/null 2>&1 || need_fincore=1
 
 if [ -z "$missing" ] && [ -z "$need_fincore" ]; then
 	exit 0

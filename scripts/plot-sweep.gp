@@ -1,8 +1,9 @@
-# plot-sweep.gp: execution time against the swept setting from eicbench's
-# plot.dat (block 0: x positions and labels; then one block per series with
-# its title in the header, position, value, median, min, max in seconds).
+# plot-sweep.gp: time against the swept setting from eicbench's plot.dat
+# (block 0: x positions and labels; then one block per series with its title
+# in the header, position, value, median and the ends of its interval in s).
 # The x axis is evenly spaced by value (0 has no place on a log axis).
-# Usage: gnuplot -c plot-sweep.gp DATA OUTBASE TITLE XLABEL
+# Usage: gnuplot -c plot-sweep.gp DATA OUTBASE TITLE XLABEL YLABEL [rotate]
+#   (rotate: x labels slanted, for long names such as a sweep's steps)
 #   writes OUTBASE.svg and OUTBASE.png; eicbench report runs it.
 data = ARG1
 base = ARG2
@@ -14,13 +15,14 @@ nseries = STATS_blocks - 1
 
 set title ARG3 noenhanced
 set xlabel ARG4 noenhanced
-set ylabel "execution time, s (median; bars: min..max)"
+set ylabel ARG5 noenhanced
 set key top right noenhanced box opaque
 set grid ytics
 set yrange [0:*]
 set xrange [-0.5:nvalues - 0.5]
 set border 3
 set xtics nomirror
+if (ARGC >= 6 && ARG6 eq "rotate") set xtics rotate by -30 noenhanced; set bmargin 8
 set ytics nomirror
 set style line 1 lc rgb "#1b6ca8" lw 2 pt 7 ps 1.1
 set style line 2 lc rgb "#d1495b" lw 2 pt 5 ps 1.1

@@ -1,12 +1,19 @@
-# Extra objects a unit test links with, beyond bench/NAME.o and io/libeicio.a.
+# Test-only objects a unit test links with, beyond bench/NAME.o and the
+# program's and io libraries (see the Makefile).
 test_blocks_DEPS = tests/fixture.o
 test_engines_DEPS = tests/fixture.o
-test_dataset_DEPS = bench/server.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/gen.o
-test_server_DEPS = bench/opts.o
-test_sqltext_DEPS = bench/sql_embed.o
-test_relblocks_DEPS = bench/query.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/server.o
-test_report_DEPS = bench/report_explain.o bench/report_render.o bench/report_plot.o bench/record.o bench/stats.o
-test_sweep_DEPS = bench/opts.o
-test_tpcb_script_DEPS = bench/sqltext.o bench/sql_embed.o
-test_tpcb_report_DEPS = bench/tpcb_stats.o bench/tpcb.o bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/server.o
-test_tpcb_DEPS = bench/pgutil.o bench/sqltext.o bench/sql_embed.o bench/server.o
+test_lock_DEPS = tests/fixture.o
+test_statedir_DEPS = tests/fixture.o
+test_combine_DEPS = tests/fixture.o
+test_cachecheck_DEPS = tests/fixture.o
+test_pgstats_DEPS = tests/pgresult.o
+test_pgaios_DEPS = tests/pgresult.o
+test_pgprocs_DEPS = tests/pgresult.o
+
+# tests/it/pgstats.sh drives pg_stat_io, pg_aios and the worker listing on a
+# real server through this small program, built with the unit tests.
+tests/pgstats-watch: tests/pgstats_watch.o $(LIBBENCH) $(LIBIO)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/pgstats_watch.o $(LIBBENCH) $(LIBIO) $(LDLIBS)
+unit: tests/pgstats-watch
+-include tests/pgstats_watch.d

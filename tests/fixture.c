@@ -4,9 +4,9 @@
  */
 #include "tests/fixture.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,20 +71,16 @@ int fixture_check_block(const void *buf, uint64_t block, uint32_t bytes, void *a
 	return 0;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
 void fixture_remove(const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d)) != NULL) {
-		char *p;
-		if (e->d_name[0] == '.' || !(p = fixture_path(dir, e->d_name)))
-			continue;
-		if (unlink(p) != 0)
-			rmdir(p);
-		free(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

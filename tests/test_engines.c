@@ -2,8 +2,11 @@
  * test_engines: every engine, at depths 1, 2, 8 and 64, buffered and
  * O_DIRECT, over random, sequential and replayed sequences on a segmented
  * fixture (three files), must return each requested block's own bytes; counts
- * and histogram totals must agree. io_uring is skipped (not failed) where the
- * kernel refuses it.
+ * and histogram totals must agree, and the time-averaged reads in flight stay
+ * within the depth. readstream combines adjacent blocks (16 at most) and
+ * its read count must be the one the combining gives. Steady runs end when
+ * the rule holds, or at the duration when it cannot. io_uring engines are
+ * skipped (not failed) where the kernel refuses io_uring.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +29,7 @@
 #define SEG      100                /* blocks per segment */
 #define NBLOCKS  250                /* 100 + 100 + 50 */
 #define COUNT    400
+#define COMBINE  16
 
 struct fx {
 	char *dir, *base;
@@ -90,7 +94,7 @@ static bool run_engine(const struct fx *f, const struct engine_ops *ops, int fla
 		for (int kind = 0; kind < 3; kind++) {
 			struct probe_config cfg = {
 				.engine = ops, .map = &m, .depth = depths[d], .count = COUNT,
-				.verify = fixture_check_block,
+				.combine = COMBINE, .verify = fixture_check_block,
 			};
 			struct probe_result res;
 			make_seq(&cfg.seq, kind, f);
@@ -103,10 +107,15 @@ static bool run_engine(const struct fx *f, const struct engine_ops *ops, int fla
 			if (rc < 0)
 				fail_msg("%s depth %u kind %d direct %d: %s", ops->name,
 					 depths[d], kind, flags != 0, err);
-			assert_int_equal(res.ios, COUNT);
-			assert_int_equal(res.lat.count, COUNT);
+			assert_int_equal(res.blocks, COUNT);
+			if (ops->flags & ENGINE_COMBINE)
+				assert_true(res.ios <= COUNT && res.ios >= COUNT / COMBINE);
+			else
+				assert_int_equal(res.ios, COUNT);
+			assert_int_equal(res.lat.count, res.ios);
 			assert_int_equal(res.bytes, (uint64_t)COUNT * BS);
 			assert_int_equal(res.direct, flags != 0);
+			assert_true(res.inflight > 0 && res.inflight <= depths[d] + 1e-9);
 		}
 	}
 	blockmap_close(&m);
@@ -124,6 +133,113 @@ static void test_all_engines(void **state)
 		}
 		run_engine(f, engine_table[i], O_DIRECT);
 	}
+}
+
+/*
+ * readstream over the sequence 0..249 (files of 100, 100, 50 blocks), 400
+ * blocks: one pass is 7 + 7 + 4 reads, then 0..149 is 7 + 4 more, the last
+ * cut to 6 blocks by the count.
+ */
+static void test_readstream_reads(void **state)
+{
+	const struct fx *f = *state;
+	struct blockmap m;
+	struct probe_result res;
+	char err[256];
+	struct probe_config cfg = {
+		.engine = engine_find("readstream"), .map = &m, .depth = 4, .count = COUNT,
+		.combine = COMBINE, .verify = fixture_check_block,
+	};
+	int rc;
+
+	assert_non_null(cfg.engine);
+	assert_int_equal(blockmap_open_segments(&m, f->base, BS, O_DIRECT, err, sizeof(err)), 0);
+	blocks_seq(&cfg.seq, m.nblocks);
+	rc = probe_run(&cfg, &res, err, sizeof(err));
+	blockmap_close(&m);
+	if (rc < 0 && res.failed == PROBE_FAILED_ENGINE_INIT) {
+		fprintf(stderr, "# readstream unavailable here (%s): skipped\n", err);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(res.ios, 29);
+	assert_int_equal(res.blocks, COUNT);
+	assert_int_equal(res.combine, COMBINE);
+}
+
+static void test_combine_limits(void **state)
+{
+	const struct fx *f = *state;
+	struct blockmap m;
+	struct probe_result res;
+	char err[256];
+	struct probe_config cfg = {
+		.engine = engine_find("readstream"), .map = &m, .depth = 4096, .count = 10,
+		.combine = PROBE_MAX_COMBINE,
+	};
+
+	assert_int_equal(blockmap_open_segments(&m, f->base, BS, 0, err, sizeof(err)), 0);
+	blocks_seq(&cfg.seq, m.nblocks);
+	assert_int_equal(probe_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	assert_int_equal(res.failed, PROBE_FAILED_SETUP);
+	assert_non_null(strstr(err, "MiB of buffers"));
+	cfg.depth = 1;
+	cfg.combine = PROBE_MAX_COMBINE + 1;
+	assert_int_equal(probe_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	blockmap_close(&m);
+}
+
+/* A rule any positive IOPS meets ends the point at its third window. */
+static void test_steady_reached(void **state)
+{
+	const struct fx *f = *state;
+	struct blockmap m;
+	struct probe_result res;
+	char err[256];
+	struct probe_steady rule = {
+		.window_ns = 10 * 1000 * 1000, .min_ns = 0, .windows = 3, .tolerance = 1e9,
+	};
+	struct probe_config cfg = {
+		.engine = engine_find("psync"), .map = &m, .depth = 1,
+		.duration_ns = 5ull * 1000 * 1000 * 1000, .steady = &rule,
+	};
+
+	assert_int_equal(blockmap_open_segments(&m, f->base, BS, 0, err, sizeof(err)), 0);
+	blocks_seq(&cfg.seq, m.nblocks);
+	assert_int_equal(probe_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_true(res.steady_mode);
+	assert_true(res.steady);
+	assert_int_equal(res.nwindows, 3);
+	for (unsigned i = 0; i < res.nwindows; i++)
+		assert_true(res.window_iops[i] > 0);
+	assert_true(res.elapsed_s < 5);
+	blockmap_close(&m);
+}
+
+/* A rule nothing meets runs to the duration: at most duration / window windows. */
+static void test_steady_not_reached(void **state)
+{
+	const struct fx *f = *state;
+	struct blockmap m;
+	struct probe_result res;
+	char err[256];
+	struct probe_steady rule = {
+		.window_ns = 10 * 1000 * 1000, .min_ns = 0, .windows = 2, .tolerance = -1,
+	};
+	struct probe_config cfg = {
+		.engine = engine_find("psync"), .map = &m, .depth = 1,
+		.duration_ns = 50 * 1000 * 1000, .steady = &rule,
+	};
+
+	assert_int_equal(blockmap_open_segments(&m, f->base, BS, 0, err, sizeof(err)), 0);
+	blocks_seq(&cfg.seq, m.nblocks);
+	assert_int_equal(probe_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_false(res.steady);
+	assert_true(res.nwindows >= 1 && res.nwindows <= 5);
+	assert_true(res.elapsed_s >= 0.05);
+	cfg.duration_ns = 0;
+	assert_int_equal(probe_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	blockmap_close(&m);
 }
 
 static void test_duration_mode(void **state)
@@ -193,6 +309,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_engines),
+		cmocka_unit_test(test_readstream_reads),
+		cmocka_unit_test(test_combine_limits),
+		cmocka_unit_test(test_steady_reached),
+		cmocka_unit_test(test_steady_not_reached),
 		cmocka_unit_test(test_duration_mode),
 		cmocka_unit_test(test_verify_catches_wrong_block),
 		cmocka_unit_test(test_bad_config),

@@ -174,6 +174,80 @@ static void test_distinct_types_are_whole_names(void **state)
 	explain_free(&fig);
 }
 
+/* Per-node phases: the children are the index phase, the rest the heap. */
+static const struct {
+	const char *file;
+	bool   phases;
+	double node_ms, index_ms, heap_ms;
+	int64_t index_read, heap_read, heap_hit;
+	double index_io_ms, heap_io_ms;
+} phase_cases[] = {
+	/* BitmapOr of two Bitmap Index Scans under the heap scan */
+	{ "pg15_bitmap_or_lossy.json", true, 271.995, 64.495, 207.5, 1012, 1536, 11772 - 4458,
+	  2.475, 2.676 },
+	/* a single Bitmap Index Scan */
+	{ "pg15_sparse_exact.json", true, 32.013, 29.834, 2.179, 0, 0, 7204 - 5467, 0.0, 0.0 },
+	/* parallel: the node's time is a mean over 3 loops, the bitmap's one */
+	{ "pg15_parallel_bitmap_lossy.json", false, 139.748, 45.712, 94.036, 0, 0, 0, 0, 0 },
+};
+
+static void test_phases(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(phase_cases) / sizeof(phase_cases[0]); i++) {
+		struct explain_figures fig;
+		char err[256], path[256], *text;
+
+		snprintf(path, sizeof(path), FIXTURES "%s", phase_cases[i].file);
+		text = slurp(path);
+		assert_int_equal(explain_parse(text, &fig, err, sizeof(err)), 0);
+		free(text);
+		assert_string_equal(fig.bitmap.relation, "test");
+		assert_int_equal(fig.bitmap.phases, phase_cases[i].phases);
+		assert_float_equal(fig.bitmap.node.total_ms, phase_cases[i].node_ms, 1e-9);
+		assert_float_equal(fig.bitmap.index_phase.total_ms, phase_cases[i].index_ms, 1e-9);
+		if (phase_cases[i].phases) {
+			assert_float_equal(fig.bitmap.heap_phase.total_ms, phase_cases[i].heap_ms, 1e-9);
+			assert_float_equal(fig.bitmap.index_phase.total_ms + fig.bitmap.heap_phase.total_ms,
+					   fig.bitmap.node.total_ms, 1e-9);
+			assert_int_equal(fig.bitmap.index_phase.shared_read_blocks, phase_cases[i].index_read);
+			assert_int_equal(fig.bitmap.heap_phase.shared_read_blocks, phase_cases[i].heap_read);
+			assert_int_equal(fig.bitmap.heap_phase.shared_hit_blocks, phase_cases[i].heap_hit);
+			assert_float_equal(fig.bitmap.index_phase.io_read_ms, phase_cases[i].index_io_ms, 1e-9);
+			/* the three parts are the whole execution */
+			assert_float_equal(fig.bitmap.index_phase.total_ms + fig.bitmap.heap_phase.total_ms +
+					   fig.bitmap.other_ms, fig.execution_ms, 1e-9);
+			assert_true(fig.bitmap.other_ms >= 0 && fig.bitmap.other_ms < 0.1 * fig.execution_ms);
+			assert_float_equal(fig.bitmap.heap_phase.io_read_ms, phase_cases[i].heap_io_ms, 1e-9);
+		}
+		explain_free(&fig);
+	}
+}
+
+static void test_no_bitmap_no_phases(void **state)
+{
+	struct explain_figures fig;
+	char err[256], *text = slurp(FIXTURES "pg15_seqscan.json");
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(explain_parse(text, &fig, err, sizeof(err)), 0);
+	free(text);
+	assert_false(fig.bitmap.present);
+	assert_false(fig.bitmap.phases);
+	assert_float_equal(fig.bitmap.heap_phase.total_ms, EXPLAIN_ABSENT, 0);
+	j = explain_to_json(&fig);
+	assert_true(json_is_null(json_object_get(j, "bitmap")));
+	json_decref(j);
+	explain_free(&fig);
+	/* a heap scan node without children (never printed so) has no phases */
+	assert_int_equal(explain_parse("[{\"Plan\": {\"Node Type\": \"Bitmap Heap Scan\","
+				       " \"Actual Total Time\": 5, \"Actual Loops\": 1}}]",
+				       &fig, err, sizeof(err)), 0);
+	assert_false(fig.bitmap.phases);
+	explain_free(&fig);
+}
+
 static void test_to_json(void **state)
 {
 	struct explain_figures fig;
@@ -192,6 +266,10 @@ static void test_to_json(void **state)
 							    "lossy_heap_blocks")), 8243);
 	assert_true(json_is_true(json_object_get(json_object_get(j, "has"), "bitmap_or")));
 	assert_true(json_is_null(json_object_get(j, "workers_launched")));
+	assert_float_equal(json_real_value(json_object_get(json_object_get(json_object_get(j, "bitmap"),
+		"heap_phase"), "total_ms")), 207.5, 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(j, "bitmap"),
+		"index_phase"), "shared_read_blocks")), 1012);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "settings"),
 								"work_mem")), "64kB");
 	json_decref(j);
@@ -231,6 +309,8 @@ int main(void)
 		cmocka_unit_test(test_parallel_bitmap_rows_are_per_loop),
 		cmocka_unit_test(test_newer_shape_and_absent_keys),
 		cmocka_unit_test(test_distinct_types_are_whole_names),
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_no_bitmap_no_phases),
 		cmocka_unit_test(test_to_json),
 		cmocka_unit_test(test_refused),
 	};

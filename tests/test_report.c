@@ -22,8 +22,12 @@
 #include <sys/stat.h>
 
 #include "bench/report.h"
+#include "bench/semantics.h"
 
 #define FIXTURES "tests/fixtures/sweep/"
+
+static int setup(void **state);
+static int teardown(void **state);
 #define EPS 1e-9
 
 struct group_case {
@@ -44,7 +48,7 @@ static const struct load_case {
 		{ { "1" },  3, 30100, 29800, 30500, 16300.0 / 30100, 1, 1.02, 14.5, 0.99 },
 		{ { "2" },  3, 22900, 22700, 23300, 16300.0 / 22900, 30100.0 / 22900, 1.05, 16, 0.98 },
 		{ { "16" }, 3, 23900, 23600, 24000, 16300.0 / 23900, 30100.0 / 23900, 1.08, 17.5, 0.99 } } },
-	{ "sparse", 1, 5, 1, { "16" }, { "4" }, 0, {
+	{ "sparse", 1, 5, 1, { "16" }, { "16" }, 0, {
 		{ { "0" },  2, 6550, 6500, 6600, 1, 10650.0 / 6550, 1.0, 64, 0.42 },
 		{ { "1" },  2, 10650, 10600, 10700, 6550.0 / 10650, 1, 1.1, 8.5, 0.35 },
 		{ { "4" },  2, 4075, 4050, 4100, 6550.0 / 4075, 10650.0 / 4075, 1.9, 8.5, 0.55 },
@@ -116,6 +120,98 @@ static void test_load_groups(void **state)
 	}
 }
 
+/* The heap phase, the rule and "separated" on fixtures made for them. */
+static const struct {
+	const char *dir, *fastest, *recommended;
+	int recommends, separated, all_overlap;
+	size_t nindist;
+} rule_cases[] = {
+	{ "clear", "16", "16", 1, 1, 0, 0 },     /* one value clearly best */
+	{ "indist", "16", "4", 1, 1, 0, 2 },     /* 4, 16 and 64 alike; 0 and 1 slower */
+	{ "noisy", "4", "0", 0, 0, 1, 4 },       /* nothing told apart */
+	{ "sparse", "16", "16", 1, 0, 0, 0 },    /* 2 runs: not enough for 95% */
+	{ "torn", "0", "0", 0, 0, 0, 0 },        /* 1 run: no recommendation */
+};
+
+static void test_rule(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rule_cases) / sizeof(rule_cases[0]); i++) {
+		struct report r;
+		const struct report_series *se;
+
+		load(rule_cases[i].dir, &r);
+		se = &r.series[0];
+		assert_string_equal(report_value(&r, &r.groups[se->fastest], r.swept), rule_cases[i].fastest);
+		assert_string_equal(report_value(&r, &r.groups[se->recommended], r.swept),
+				    rule_cases[i].recommended);
+		assert_int_equal(se->recommends, rule_cases[i].recommends);
+		assert_int_equal(se->separated, rule_cases[i].separated);
+		assert_int_equal(report_separated(&r), rule_cases[i].separated);
+		assert_int_equal(se->all_overlap, rule_cases[i].all_overlap);
+		assert_int_equal(se->nindist, rule_cases[i].nindist);
+		report_free(&r);
+	}
+}
+
+/* Heap-phase records: the measure is the heap phase, split figures are used. */
+static void test_heap_measure(void **state)
+{
+	struct report r;
+	const struct report_group *g;
+
+	(void)state;
+	load("clear", &r);
+	assert_int_equal(r.heap_phase, 1);
+	assert_int_equal(r.split, 1);
+	g = &r.groups[3];                      /* 16 */
+	assert_string_equal(report_value(&r, g, r.swept), "16");
+	assert_int_equal(g->runs, 6);
+	assert_true(g->median_ms > 1980 && g->median_ms < 2020);
+	assert_true(g->exec_ms > g->median_ms + 3000);      /* index phase added */
+	assert_float_equal(g->heap_queue_depth, 2.6, EPS);
+	assert_float_equal(g->heap_cpu_share, 0.7, EPS);
+	assert_float_equal(g->queue_depth, 1.5, EPS);       /* the whole query's, apart */
+	assert_float_equal(g->ci.coverage, 0.96875, 1e-12);
+	assert_true(g->ci.lo <= g->median_ms && g->median_ms <= g->ci.hi);
+	assert_true(g->ci_vs_0.lo > 2.0 && g->ci_vs_0.hi < 2.3);
+	/* old records: the execution time, not split */
+	report_free(&r);
+	load("dense", &r);
+	assert_int_equal(r.heap_phase, 0);
+	assert_int_equal(r.split, 0);
+	report_free(&r);
+}
+
+/* A record whose plan differed from its reference is left out, and said so. */
+static void test_mismatch_left_out(void **state)
+{
+	const char *dir = *state;
+	char src[PATH_MAX], dst[PATH_MAX], err[1024], cmd[3 * PATH_MAX];
+	struct report r;
+	json_t *rec;
+	FILE *f;
+
+	snprintf(src, sizeof(src), FIXTURES "clear");
+	snprintf(cmd, sizeof(cmd), "cp %s/meta.json %s/trials.jsonl %s/", src, src, dir);
+	assert_int_equal(system(cmd), 0);
+	rec = json_pack("{s:s, s:i, s:{s:s}, s:s, s:{s:f}, s:{s:b}}", "trial_key", "round=7 x",
+			"round", 7, "settings", "effective_io_concurrency", "16", "query", "sparse",
+			"explain", "execution_ms", 1.0, "plan_check", "ok", 0);
+	snprintf(dst, sizeof(dst), "%s/trials.jsonl", dir);
+	f = fopen(dst, "a");
+	assert_non_null(f);
+	assert_int_equal(json_dumpf(rec, f, JSON_COMPACT), 0);
+	fputc('\n', f);
+	fclose(f);
+	json_decref(rec);
+	assert_int_equal(report_load(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.mismatched, 1);
+	assert_int_equal(r.groups[3].runs, 6);
+	assert_non_null(strstr(r.note, "1 trial(s) left out: their plan read other blocks"));
+	report_free(&r);
+}
+
 static void test_dense_figures(void **state)
 {
 	struct report r;
@@ -141,9 +237,9 @@ static void test_convert_pre13(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(convert_cases) / sizeof(convert_cases[0]); i++)
-		assert_int_equal(report_convert_pre13(convert_cases[i].old), convert_cases[i].now);
-	assert_true(report_convert_pre13(174) <= 1000);      /* FACTS: >= 175 exceeds 1000 */
-	assert_true(report_convert_pre13(175) > 1000);
+		assert_int_equal(semantics_convert_pre13(convert_cases[i].old), convert_cases[i].now);
+	assert_true(semantics_convert_pre13(174) <= 1000);      /* FACTS: >= 175 exceeds 1000 */
+	assert_true(semantics_convert_pre13(175) > 1000);
 }
 
 /* The explanation joined into one string (caller frees). */
@@ -166,28 +262,49 @@ static char *explanation(const struct report *r)
 }
 
 static const struct { const char *dir, *phrase; } phrases[] = {
-	{ "dense", "fastest median was 16.3 s at effective_io_concurrency = 0 (3 runs)" },
-	{ "dense", "No prefetching (0) was fastest: 1.85x as fast as 1 (30.1 s) and 1.40x as fast as the best prefetching value, 2 (22.9 s)" },
-	{ "dense", "Recommended: effective_io_concurrency = 0, the fastest and the smallest value tried" },
-	{ "dense", "runs were bound by CPU" },
-	{ "dense", "barely used concurrently" },
+	/* records without per-phase times: the execution time, said so */
+	{ "dense", "the execution time (the records hold no per-phase times) was shortest at effective_io_concurrency = 0: 16.3 s (75% interval 16.1-16.5 s, 3 runs)" },
+	{ "dense", "Against 1, the default before 18 (30.1 s), 1.85x." },
+	{ "dense", "Recommended: effective_io_concurrency = 0, the fastest. 1, 2 and 16 are slower" },
+	{ "dense", "hold the median with 75% confidence only, not 95%: take this as provisional" },
+	{ "dense", "could not be split by phase (the records have no samples taken during the query)" },
+	{ "dense", "Over the whole query the backend used 93-99% of a core at every value: it was bound by CPU" },
+	{ "dense", "barely had two reads in flight at once" },
 	{ "dense", "3.5 MiB on average at 0 and 14-18 KiB with prefetching" },
-	{ "dense", "posix_fadvise(WILLNEED) advice that prefetching gives defeated that readahead" },
+	{ "dense", "one posix_fadvise(WILLNEED) per block broke it up into small requests" },
 	{ "dense", "mostly lossy (47585 exact and 394893 lossy heap blocks): work_mem (4MB)" },
+	{ "dense", "read_ahead_kb is 8192, far above the usual default of 128" },
 	{ "dense", "the value is the prefetch distance in pages" },
 	{ "dense", "20, 100 and 1000 on 9.6 are distances of about 72, 519 and 7485 pages" },
-	{ "sparse", "That is 1.67x as fast as 0, no prefetching (6.55 s) and 2.71x as fast as 1" },
-	{ "sparse", "Recommended: effective_io_concurrency = 4, the smallest value whose median (4.08 s) is within 5% of the fastest (3.8% slower)" },
-	{ "sparse", "No other value's runs overlap those at 16 (3.90-3.95 s)" },
-	{ "sparse", "runs were bound by the device" },
+	{ "sparse", "Against 0, no prefetching (6.55 s), that is 1.67x. Against 1, the default before 18 (10.7 s), 2.71x." },
 	{ "sparse", "went from 1.00 at 0 to 6.50 at 64" },
-	{ "sparse", "kept more of them in flight, and that paid off" },
-	{ "grid2", "Query sparse with io_method=sync: the fastest median was 4.50 s" },
-	{ "grid2", "The runs at 64 overlap those at 16 (4.40-4.60 s), so the differences between them are not significant" },
-	{ "grid2", "Recommended: effective_io_concurrency = 16, the smallest value whose median (5.10 s) is within 5%" },
+	{ "sparse", "it was bound by the device" },
+	{ "sparse", "kept more of them in flight, and here that was faster" },
+	{ "grid2", "Query sparse with io_method=sync: the execution time" },
+	{ "grid2", "64 is indistinguishable from 16 (the interval of the ratio of medians holds 1); 0 and 1 are slower" },
+	{ "grid2", "Recommended: effective_io_concurrency = 16, the smallest value indistinguishable from the fastest, 64 (1.02x its time" },
 	{ "grid2", "io_method, varied in this sweep (sync, worker)" },
-	{ "torn", "With one run at 0 there is no spread" },
+	{ "grid2", "At 0 the requests were no larger than io_combine_limit (128kB): the read stream's combined reads of up to 128 KiB, with no sign of the kernel's readahead (read_ahead_kb 8192)" },
+	{ "grid2", "Across io_method: the fastest was io_method=sync with effective_io_concurrency = 16, 4.50 s." },
+	{ "grid2", "io_method=worker's fastest, 4.98 s at 64, took 1.11x as long (95% interval 1.08-1.14x): slower." },
+	{ "grid2", "Recommended: io_method=sync, with effective_io_concurrency = 16." },
+	{ "grid2own", "io_method=worker's fastest, 4.55 s at 16, took 1.01x as long (95% interval 0.97-1.06x): indistinguishable." },
+	{ "grid2own", "Recommended: io_method=worker, with effective_io_concurrency = 16: the server's own setting (or the default), indistinguishable from the fastest" },
+	{ "torn", "With one run per value there is no spread to judge the differences by: this is no recommendation" },
 	{ "torn", "ignored a partial last line" },
+	/* heap phase and split samples; 6 runs, so 95% intervals */
+	{ "clear", "the heap phase, the part of the bitmap heap scan effective_io_concurrency acts on, was fastest at effective_io_concurrency = 16: 2.01 s (97% interval 2.00-2.02 s, 6 runs)" },
+	{ "clear", "Against 0, no prefetching (4.29 s), that is 2.13x (95% interval" },
+	{ "clear", "The index phase before it (the bitmap index scans) took 3.24-3.39 s" },
+	{ "clear", "Recommended: effective_io_concurrency = 16, the fastest. 0, 1, 4 and 64 are slower (the interval lies above 1)." },
+	{ "clear", "In the heap phase the backend used at most 72% of a core (at 64)" },
+	{ "clear", "The device's average queue depth went from 0.80 at 1 to 5.10 at 64." },
+	{ "clear", "At 0 the device read 5531 MiB, against at most 696 MiB with prefetching" },
+	{ "clear", "In the index phase the device read 2141-2141 MiB in requests of 512 KiB" },
+	{ "indist", "Recommended: effective_io_concurrency = 4, the smallest value indistinguishable from the fastest, 16 (1.03x its time, 95% interval 1.00-1.08x). 4 and 64 are indistinguishable from 16" },
+	{ "indist", "0 and 1 are slower (the interval lies above 1)." },
+	{ "noisy", "No value is clearly better: for each of the other 4 values the interval of its median over the fastest's holds 1" },
+	{ "noisy", "In the heap phase the backend used 95-95% of a core at every value: it was bound by CPU" },
 };
 
 static void test_explanation(void **state)
@@ -201,6 +318,30 @@ static void test_explanation(void **state)
 		text = explanation(&r);
 		if (!strstr(text, phrases[i].phrase))
 			fail_msg("%s: missing \"%s\" in:\n%s", phrases[i].dir, phrases[i].phrase, text);
+		free(text);
+		report_free(&r);
+	}
+}
+
+/* What must not be said: on 18 with combined reads at 0, readahead did not
+ * read ahead; a single series has nothing to compare across. */
+static void test_not_said(void **state)
+{
+	static const struct { const char *dir, *phrase; } absent[] = {
+		{ "grid2", "At 0 only the kernel's readahead reads ahead" },
+		{ "sparse", "Across " },
+		{ "dense", "no larger than io_combine_limit" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+		struct report r;
+		char *text;
+
+		load(absent[i].dir, &r);
+		text = explanation(&r);
+		if (strstr(text, absent[i].phrase))
+			fail_msg("%s: \"%s\" should not be said in:\n%s", absent[i].dir, absent[i].phrase, text);
 		free(text);
 		report_free(&r);
 	}
@@ -286,20 +427,25 @@ static char *slurp(const char *dir, const char *file)
 
 /* What the files written for grid2 must hold. */
 static const struct { const char *file, *text; } written[] = {
-	{ REPORT_SUMMARY_CSV, "query,io_method,effective_io_concurrency,runs,median_ms,min_ms,max_ms,"
-	  "speedup_vs_0,speedup_vs_1,io_read_ms,avg_queue_depth,avg_read_kib,backend_cpu_pct,"
-	  "read_mib,exact_heap_blocks,lossy_heap_blocks,rows,fastest,recommended\n" },
-	{ REPORT_SUMMARY_CSV, "\nsparse,sync,0,2,8200,8000,8400,1,0.8658536585365854,7000,1,128,40," },
-	{ REPORT_SUMMARY_CSV, "\nsparse,sync,16,2,4500,4400,4600," },
-	{ REPORT_SUMMARY_CSV, ",20,60,720,90112,0,100213,true,true\n" },
-	{ REPORT_SUMMARY_CSV, "\nsparse,worker,64,2,4980,4950,5010," },
-	{ REPORT_MD, "| io_method | effective_io_concurrency | runs |" },
-	{ REPORT_MD, "|    worker |                       64 |    2 |    4980.0 |" },
+	{ REPORT_SUMMARY_CSV, "query,io_method,effective_io_concurrency,runs,measure,median_ms,ci_lo,ci_hi,min_ms,max_ms,"
+	  "speedup_vs_0,speedup_vs_0_ci_lo,speedup_vs_0_ci_hi,speedup_vs_1,speedup_vs_1_ci_lo,speedup_vs_1_ci_hi,"
+	  "vs_fastest,vs_fastest_ci_lo,vs_fastest_ci_hi,index_ms,exec_ms,exec_min_ms,exec_max_ms,index_share,other_ms,"
+	  "heap_io_read_ms,heap_avg_queue_depth,heap_avg_read_kib,heap_backend_cpu_pct,heap_read_mib,"
+	  "index_read_mib,index_avg_read_kib,index_backend_cpu_pct,io_read_ms,avg_queue_depth,avg_read_kib,"
+	  "backend_cpu_pct,read_mib,exact_heap_blocks,lossy_heap_blocks,rows,ci_coverage,fastest,recommended,"
+	  "indistinguishable\n" },
+	{ REPORT_SUMMARY_CSV, "\nsparse,sync,0,2,execution,8200,8000,8400,8000,8400,1," },
+	{ REPORT_SUMMARY_CSV, "\nsparse,sync,16,2,execution,4500,4400,4600,4400,4600," },
+	{ REPORT_SUMMARY_CSV, ",90112,0,100213,0.5,true,true,true\n" },
+	{ REPORT_SUMMARY_CSV, "\nsparse,worker,64,2,execution,4980,4950,5010," },
+	{ REPORT_MD, "| io_method | effective_io_concurrency | runs | exec ms |" },
+	{ REPORT_MD, "|    worker |                       64 |    2 |  4980.0 | 4950.0-5010.0 |" },
 	{ REPORT_MD, "- Device: vda, not rotational, scheduler mq-deadline" },
+	{ REPORT_MD, "exec ms: the median execution time" },
 	{ REPORT_MD, "## What it means" },
 	{ REPORT_PLOT_DAT, "\n0 \"0\"\n1 \"1\"\n2 \"16\"\n3 \"64\"\n" },
-	{ REPORT_PLOT_DAT, "\n\n\nposition value \"io_method=sync\" min_s max_s\n0 \"0\" 8.200000 8.000000 8.400000\n" },
-	{ REPORT_PLOT_DAT, "\"io_method=worker\" min_s max_s\n0 \"0\" 8.900000" },
+	{ REPORT_PLOT_DAT, "\n\n\nposition value \"io_method=sync\" lo_s hi_s\n0 \"0\" 8.200000 8.000000 8.400000\n" },
+	{ REPORT_PLOT_DAT, "\"io_method=worker\" lo_s hi_s\n0 \"0\" 8.900000" },
 	{ REPORT_PLOT_DAT, "3 \"64\" 4.980000 4.950000 5.010000\n" },
 };
 
@@ -348,8 +494,12 @@ static void test_json(void **state)
 	assert_non_null(j);
 	g = json_array_get(json_object_get(j, "groups"), 2);
 	assert_string_equal(json_string_value(json_object_get(g, "effective_io_concurrency")), "4");
-	assert_true(json_is_true(json_object_get(g, "recommended")));
+	assert_true(json_is_false(json_object_get(g, "recommended")));
+	assert_true(json_is_false(json_object_get(g, "indistinguishable")));
 	assert_float_equal(json_real_value(json_object_get(g, "median_ms")), 4075, 0);
+	g = json_array_get(json_object_get(j, "groups"), 3);
+	assert_true(json_is_true(json_object_get(g, "recommended")));
+	assert_string_equal(json_string_value(json_object_get(g, "measure")), "execution");
 	assert_int_equal(json_array_size(json_object_get(j, "explanation")), 3);
 	assert_int_equal(report_render(&r, REPORT_CSV, stdout), -EINVAL);
 	json_decref(j);
@@ -361,9 +511,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_groups),
+		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_heap_measure),
+		cmocka_unit_test_setup_teardown(test_mismatch_left_out, setup, teardown),
 		cmocka_unit_test(test_dense_figures),
 		cmocka_unit_test(test_convert_pre13),
 		cmocka_unit_test(test_explanation),
+		cmocka_unit_test(test_not_said),
 		cmocka_unit_test(test_pre13_semantics),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),

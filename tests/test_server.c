@@ -1,6 +1,7 @@
 /*
  * test_server: resolving options without a server: argv splitting for
- * --restart-cmd (no shell), data directory paths, user handling.
+ * --restart-cmd (no shell), data directory paths, user handling, --pg and
+ * --pgbin, and reading pg_controldata's checksum line.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -125,6 +127,50 @@ static void users(void **state)
 	}
 }
 
+/* The ends of real pg_controldata output, 18 (checksums on) and 15 (off). */
+static const char controldata_18[] =
+	"pg_control version number:            1800\n"
+	"Catalog version number:               202506291\n"
+	"Data page checksum version:           1\n"
+	"Mock authentication nonce:            3e00cb55ab0aec4d9e69258f7d7f3e8bd71ac00d11b4e4e177e9c05353ffe389\n";
+static const char controldata_15[] =
+	"Float8 argument passing:              by value\n"
+	"Data page checksum version:           0\n"
+	"Mock authentication nonce:            4990c1ff6e059f8b676ca56b869b6fd4eca750c2c7922feb36f02494f0d9616f\n";
+
+static void checksums(void **state)
+{
+	(void)state;
+	assert_int_equal(server_parse_checksums(controldata_18), 1);
+	assert_int_equal(server_parse_checksums(controldata_15), 0);
+	assert_int_equal(server_parse_checksums("Data page checksum version:   2\n"), 1);
+	assert_int_equal(server_parse_checksums("Data page checksum version:\n"), -EINVAL);
+	assert_int_equal(server_parse_checksums("Prüfsummenversion der Datenseiten: 1\n"), -EINVAL);
+	assert_int_equal(server_parse_checksums(""), -EINVAL);
+}
+
+static void pg_major(void **state)
+{
+	struct server_cfg cfg;
+	struct server s;
+	char err[1024];
+
+	(void)state;
+	server_cfg_defaults(&cfg);
+	cfg.datadir = "data/none";
+	cfg.pg = 18;
+	cfg.pgbin = "/usr/lib/postgresql/15/bin";
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "--pg 18 and --pgbin '/usr/lib/postgresql/15/bin': give one of them"));
+
+	setenv("EICBENCH_CACHE", "/nonexistent/cache", 1);
+	cfg.pgbin = NULL;
+	cfg.pg = 97;
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "--pg 97: no PostgreSQL 97 binaries found (looked in /nonexistent/cache/pg/97.* and /usr/lib/postgresql/97/bin); scripts/build-pg.sh 97 builds them"));
+	unsetenv("EICBENCH_CACHE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +178,8 @@ int main(void)
 		cmocka_unit_test(paths),
 		cmocka_unit_test(external),
 		cmocka_unit_test(users),
+		cmocka_unit_test(checksums),
+		cmocka_unit_test(pg_major),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

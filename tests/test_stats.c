@@ -89,11 +89,85 @@ static void test_empty_and_out_of_range(void **state)
 	assert_true(isnan(stats_quantile(v, 2, NAN)));
 }
 
+/* Order-statistic intervals for the median, computed by hand:
+ * coverage = 1 - 2 * P(Binomial(n, 1/2) <= k - 1) for [x(k), x(n+1-k)]. */
+static void test_median_interval(void **state)
+{
+	static const struct {
+		size_t n;
+		double v[20];
+		double lo, hi, coverage;
+	} c[] = {
+		{ 1, { 7 }, 7, 7, 0 },
+		{ 3, { 3, 1, 2 }, 1, 3, 0.75 },                       /* 1 - 2/8 */
+		{ 5, { 5, 4, 3, 2, 1 }, 1, 5, 0.9375 },               /* 1 - 2/32 */
+		{ 6, { 10, 1, 1, 1, 100, 2 }, 1, 100, 0.96875 },      /* 1 - 2/64 */
+		{ 10, { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 }, 2, 9, 1 - 2 * 11.0 / 1024 },
+		{ 20, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 },
+		  6, 15, 1 - 2 * 21700.0 / 1048576 },
+	};
+	struct stats_interval iv;
+	double v[] = { 1, 2 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(stats_median_interval(c[i].v, c[i].n, 0.95, &iv), 0);
+		assert_float_equal(iv.lo, c[i].lo, EPS);
+		assert_float_equal(iv.hi, c[i].hi, EPS);
+		assert_float_equal(iv.coverage, c[i].coverage, 1e-12);
+	}
+	/* at 0.80, ten values reach k = 3: 1 - 2 * 56/1024 */
+	assert_int_equal(stats_median_interval(c[4].v, 10, 0.80, &iv), 0);
+	assert_float_equal(iv.lo, 3, EPS);
+	assert_float_equal(iv.hi, 8, EPS);
+	assert_float_equal(iv.coverage, 1 - 2 * 56.0 / 1024, 1e-12);
+	assert_int_equal(stats_median_interval(v, 0, 0.95, &iv), -EINVAL);
+	assert_int_equal(stats_median_interval(v, 2, 1.0, &iv), -EINVAL);
+}
+
+static void test_ratio_interval(void **state)
+{
+	double a[] = { 10, 10, 10 }, b[] = { 5, 5, 5 };
+	double x[] = { 8.1, 7.8, 8.4, 8.0, 7.9 }, y[] = { 3.7, 3.6, 4.2, 3.9, 3.8 };
+	struct stats_interval iv, again;
+	double ratio, r2;
+
+	(void)state;
+	assert_int_equal(stats_ratio_interval(a, 3, b, 3, 0.95, 1000, 1, &ratio, &iv), 0);
+	assert_float_equal(ratio, 2, EPS);
+	assert_float_equal(iv.lo, 2, EPS);
+	assert_float_equal(iv.hi, 2, EPS);
+	assert_int_equal(stats_ratio_interval(x, 5, y, 5, 0.95, 2000, 42, &ratio, &iv), 0);
+	assert_float_equal(ratio, 8.0 / 3.8, EPS);
+	assert_true(iv.lo <= ratio && ratio <= iv.hi && iv.lo < iv.hi);
+	assert_true(iv.lo >= 7.8 / 4.2 - EPS && iv.hi <= 8.4 / 3.6 + EPS);
+	assert_float_equal(iv.coverage, 0.95, EPS);
+	/* the same seed, the same interval: reports render the same figures */
+	assert_int_equal(stats_ratio_interval(x, 5, y, 5, 0.95, 2000, 42, &r2, &again), 0);
+	assert_float_equal(again.lo, iv.lo, 0);
+	assert_float_equal(again.hi, iv.hi, 0);
+	assert_int_equal(stats_ratio_interval(x, 0, y, 5, 0.95, 2000, 42, &r2, &again), -EINVAL);
+}
+
+static void test_overlap(void **state)
+{
+	struct stats_interval a = { 1, 2, 0.95 }, b = { 2, 3, 0.95 }, c = { 2.1, 3, 0.95 };
+
+	(void)state;
+	assert_true(stats_overlap(&a, &b));
+	assert_true(stats_overlap(&b, &a));
+	assert_false(stats_overlap(&a, &c));
+	assert_false(stats_overlap(&c, &a));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_empty_and_out_of_range),
+		cmocka_unit_test(test_median_interval),
+		cmocka_unit_test(test_ratio_interval),
+		cmocka_unit_test(test_overlap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,6 +121,25 @@ static void test_proc(void **state)
 	assert_true(fabs(d.cpu_share - (d.user_s + d.system_s) / 4.0) < 1e-9);
 }
 
+static void test_fstype(void **state)
+{
+	static const char mountinfo[] =
+		"22 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+		"23 22 0:21 / /proc rw,nosuid - proc proc rw\n"
+		"31 22 8:17 / /mnt/new\\040ssd rw shared:9 - xfs /dev/sdb1 rw,attr2\n";
+	char t[32];
+
+	(void)state;
+	sysstat_fstype_parse(mountinfo, 253, 0, t, sizeof(t));
+	assert_string_equal(t, "ext4");
+	sysstat_fstype_parse(mountinfo, 8, 17, t, sizeof(t));
+	assert_string_equal(t, "xfs");
+	sysstat_fstype_parse(mountinfo, 8, 1, t, sizeof(t));
+	assert_string_equal(t, "unknown");
+	sysstat_fstype_parse("", 8, 1, t, sizeof(t));
+	assert_string_equal(t, "unknown");
+}
+
 static void test_live(void **state)
 {
 	struct device_info info;
@@ -152,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_disk_diff),
 		cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_proc),
+		cmocka_unit_test(test_fstype),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,3 +4,5 @@
 -- Sorts that fit a moderate memory run faster here than one huge in-memory sort.
 SET maintenance_work_mem = '64MB';
 SET max_parallel_maintenance_workers = 0;
+-- Everything the load makes goes into the staging schema (stage.sql).
+SET search_path = eicbench_new;

@@ -5,6 +5,7 @@ EB=${EB:-$(pwd)/eicbench}
 T=$(mktemp -d /var/tmp/eicbench-it.XXXXXX)
 chmod 755 "$T"
 n=0
+nfail=0
 cleanup_dirs=""
 
 cleanup() {
@@ -24,6 +25,7 @@ ok() {
 	else
 		echo "not ok $n - $desc"
 		echo "$out" | sed 's/^/#   /'
+		nfail=$((nfail + 1))
 	fi
 }
 
@@ -38,6 +40,7 @@ fails() {
 	else
 		echo "not ok $n - $desc (exit $rc, wanted $want and /$pat/)"
 		echo "$out" | sed 's/^/#   /'
+		nfail=$((nfail + 1))
 	fi
 }
 
@@ -48,6 +51,7 @@ same() {
 		echo "ok $n - $1"
 	else
 		echo "not ok $n - $1: got '$2', wanted '$3'"
+		nfail=$((nfail + 1))
 	fi
 }
 

@@ -54,13 +54,20 @@ psql -X -q -h "$D" -p $P -U postgres -d other -c 'create table test (x int); ins
 fails 2 "will not drop it" "a foreign table test is refused" "$EB" load --dsn "host=$D port=$P user=postgres dbname=other" --rows 1000
 same "the foreign table is untouched" "$(psql -X -At -h "$D" -p $P -U postgres -d other -c 'select x from test')" 42
 
-# Interrupted load: nothing half-made looks finished.
-"$EB" load --datadir "$D" --rows 30000000 --seed 9 >/dev/null 2>&1 &
+# Interrupted load: the data set in use stays as it was, nothing half-made.
+before=$(q "select rows || ',' || seed || ',' || recipe from eicbench_dataset")
+count=$(q 'select count(*) from test')
+"$EB" load --datadir "$D" --rows 30000000 --seed 9 >/dev/null 2>"$T/int.err" &
 lp=$!
 sleep 2
 kill -INT $lp
+t0=$(date +%s)
 wait $lp
 rc=$?
 same "an interrupted load fails" "$( [ "$rc" -ne 0 ] && echo failed)" failed
-same "an interrupted load records no data set" "$(q 'select count(*) from eicbench_dataset')" 0
+same "and stops within seconds" "$( [ $(( $(date +%s) - t0 )) -le 5 ] && echo yes)" yes
+ok "it says the data set in use is as it was" grep -q "the data set in use is as it was" "$T/int.err"
+same "the data set in use is still recorded" "$(q "select rows || ',' || seed || ',' || recipe from eicbench_dataset")" "$before"
+same "and whole" "$(q 'select count(*) from test')" "$count"
+same "no staging schema left" "$(q "select count(*) from pg_namespace where nspname = 'eicbench_new'")" 0
 same "settings restored after an interrupted load" "$(q "select current_setting('wal_level') || ',' || current_setting('fsync')")" "replica,on"

@@ -1,6 +1,8 @@
 # The probe command: the file form on a small file, the relation form on a
-# real throwaway cluster, bad input. Points run --no-cold, or --direct (which
-# evicts the files rather than drop the whole page cache, even as root).
+# real throwaway cluster, the readstream engine, --steady and the knee, the
+# cache check on a file, a relation, the data set and a file system without
+# O_DIRECT, bad input. Points run --no-cold, or --direct (which evicts the
+# files rather than drop the whole page cache, even as root).
 . tests/it/lib.sh
 D=$T/pg
 P=54399
@@ -27,6 +29,54 @@ printf '0\n2\n4\n250\n' >"$T/list"
 ok "file form: replay of a list, one pass" "$EB" probe --file "$F" --pattern "replay:$T/list" --engine psync --no-cold --out "$T/fr"
 same "one pass reads each listed block once" "$(jqf .ios "$T/fr/points.jsonl")" 4
 
+# readstream: 200 blocks from 0 up in reads of at most 16, so 13 reads (12 of 16, one of 8)
+ok "file form: readstream, sequential, --combine 16" \
+	"$EB" probe --file "$F" --pattern seq --engine readstream --depth 1,4 --combine 16 --count 200 --no-cold --out "$T/fs"
+same "readstream: 13 reads covering the 200 blocks at each depth" \
+	"$(jq -r '"\(.ios)/\(.blocks)/\(.bytes)/\(.combine)"' "$T/fs/points.jsonl" | tr '\n' ' ')" "13/200/1638400/16 13/200/1638400/16 "
+printf '0\n1\n2\n3\n10\n11\n200\n' >"$T/runs"
+ok "file form: readstream replaying a list with runs" \
+	"$EB" probe --file "$F" --pattern "replay:$T/runs" --engine readstream --depth 2 --combine 4 --direct --out "$T/fq"
+same "three reads: 0-3, 10-11, 200" "$(jq -r '"\(.ios) \(.blocks)"' "$T/fq/points.jsonl")" "3 7"
+same "reads in flight never above the depth" \
+	"$(jq -s 'all(.inflight > 0 and .inflight <= .depth + 1e-9)' "$T/fa/points.jsonl" "$T/fs/points.jsonl")" true
+same "curve.json: a knee for each engine run at two depths or more" \
+	"$(jq -r '[.engines[] | "\(.engine):\(.depths | length)"] | join(" ")' "$T/fa/curve.json")" "fadvise:2 io_uring:2"
+same "the knee reaches 90% of the peak and no shallower depth does" \
+	"$(jq '.engines | all(. as $e | ($e.knee_iops >= 0.9 * $e.peak_iops) and ([range($e.depths | length)] | all($e.depths[.] >= $e.knee_depth or $e.iops[.] < 0.9 * $e.peak_iops)))' "$T/fa/curve.json")" true
+"$EB" probe --file "$F" --engine psync --steady --duration 5s --no-cold --out "$T/st" >"$T/st.out" 2>&1
+same "--steady: a point of at most five one-second windows, the rule recorded" \
+	"$(jq -r '.steady | "\(.rule_windows) \(.rule_tolerance) \((.window_iops | length) >= 1 and (.window_iops | length) <= 5) \(.reached == ((.window_iops | length) == 5 and (.window_iops | add / length) as $m | all(.window_iops[]; (. - $m | fabs) <= 0.05 * $m)))"' "$T/st/points.jsonl")" \
+	"5 0.05 true true"
+same "--steady: the table says whether it was reached" "$(grep -cE '^psync .*\| (yes|no) after [0-9]+ s' "$T/st.out")" 1
+
+# ---- the cache check on a file ----
+"$EB" probe --file "$F" --cache-check --seed 7 --out "$T/cc" >"$T/cc.out" 2>"$T/cc.err"
+same "--cache-check: exit 0, three passes of 128 reads (half the file)" \
+	"$?:$(jq -r '[.passes[].reads] | map(tostring) | join(",")' "$T/cc/cachecheck.json")" "0:128,128,128"
+same "--cache-check: the ratio is of the medians, inside its interval" \
+	"$(jq '.ran and (.ratio - .passes.fresh.median_ns / .passes.reread.median_ns | fabs) < 1e-9 and .ci95[0] <= .ratio and .ratio <= .ci95[1]' "$T/cc/cachecheck.json")" true
+same "--cache-check: the verdict follows the interval and the threshold 1.5" \
+	"$(jq '.threshold == 1.5 and .cache_below == (.ci95[0] > 1.5)' "$T/cc/cachecheck.json")" true
+same "--cache-check: the figures and the sentence are printed" \
+	"$(grep -c '^re-read \|^fresh \|^statistic: median(fresh) / median(re-read)\|^Re-reads took a median of' "$T/cc.out")" 4
+same "--cache-check: meta.json records it" "$(jq -r '"\(.options.cache_check) \(.options.seed)"' "$T/cc/meta.json")" "true 7"
+"$EB" probe --file "$F" --cache-check --json --out "$T/cj" >"$T/cj.out" 2>/dev/null
+same "--cache-check --json: the record on stdout" "$(jq -r '.statistic' "$T/cj.out")" "median(fresh) / median(re-read)"
+fails 2 "does not apply to --cache-check" "--cache-check with --depth is refused" "$EB" probe --file "$F" --cache-check --depth 4
+fails 2 "needs at least 100" "--cache-check on a file of 12 blocks is refused" \
+	sh -c "head -c 98304 '$F' >'$T/tiny' && '$EB' probe --file '$T/tiny' --cache-check --out '$T/ct'"
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+	# ramfs has no O_DIRECT; a private mount namespace keeps the mount to this test
+	unshare -m sh -c "mkdir -p '$T/ram' && mount -t ramfs ramfs '$T/ram' && head -c 2097152 '$F' >'$T/ram/f' &&
+		'$EB' probe --file '$T/ram/f' --cache-check --out '$T/cr'" >"$T/cr.out" 2>&1
+	same "--cache-check on ramfs: exit 2, said, recorded as skipped" \
+		"$?:$(grep -c 'refuses O_DIRECT (a ramfs file system).*skipped' "$T/cr.out"):$(jq -r '"\(.ran) \(.reason)"' "$T/cr/cachecheck.json")" \
+		"2:1:false no_direct"
+else
+	echo "# skipped: --cache-check on ramfs (needs root to mount one)"
+fi
+
 fails 2 "No such file" "a missing file is refused" "$EB" probe --file "$T/none" --count 10
 fails 2 "is a directory" "a directory is refused" "$EB" probe --file "$T" --count 10
 : >"$T/empty"
@@ -34,6 +84,14 @@ fails 2 "is empty or shorter than one block" "an empty file is refused" "$EB" pr
 fails 2 "'0' is not allowed" "--depth 0 is refused" "$EB" probe --file "$F" --depth 0
 fails 2 "not a multiple of 512" "--bs 1000 with --direct is refused" "$EB" probe --file "$F" --bs 1000 --direct
 fails 2 "'foo' is not an engine" "an unknown engine is refused" "$EB" probe --file "$F" --engine psync,foo
+fails 2 "applies to the readstream engine only" "--combine without readstream is refused" \
+	"$EB" probe --file "$F" --engine io_uring --combine 8
+fails 2 "from 1 to 128" "--combine 200 is refused" "$EB" probe --file "$F" --engine readstream --combine 200
+fails 2 "more than the 256 MiB of buffers" "readstream buffers past 256 MiB are refused" \
+	"$EB" probe --file "$F" --engine readstream --depth 4096 --combine 16
+fails 2 "with --steady is outside 5..600" "--steady with --duration 2s is refused" \
+	"$EB" probe --file "$F" --steady --duration 2s
+fails 2 "--count excludes --steady" "--steady with --count is refused" "$EB" probe --file "$F" --steady --count 5
 printf '1\nx\n' >"$T/bad1"
 fails 2 'line 2: "x" is not a block number' "a replay list with a non-number is refused" \
 	"$EB" probe --file "$F" --pattern "replay:$T/bad1" --no-cold --out "$T/b1"
@@ -66,6 +124,14 @@ ok "relation form, cold (evicting the segments) with --direct and --count" \
 same "--count wraps the replay; the point was made cold" "$(jq -r '"\(.ios) \(.cold)"' "$T/rd/points.jsonl")" "1000 evict"
 
 printf -- '-- the first 1000 rows\nselect *\n  from TEST\n where major < 1000;\n' >"$T/q_ok.sql"
+ok "relation form: the relation's own blocks at random, O_DIRECT, steady" \
+	"$EB" probe --datadir "$D" --relation test --pattern random --seed 3 --engine io_uring --depth 1,4 --direct --duration 3s --out "$T/rr"
+same "random over every heap block of the relation" "$(jq -s 'all(.pattern == "relation:test:random" and .direct and .ios > 0)' "$T/rr/points.jsonl")" true
+same "no query with a pattern" "$(jq -r '.relation | (.name + "," + (.query | type))' "$T/rr/meta.json")" "test,null"
+fails 2 "not both" "--pattern with --query is refused" "$EB" probe --datadir "$D" --relation test --query sparse --pattern random --count 10
+fails 2 "not both" "--pattern replay: with --relation is refused" "$EB" probe --datadir "$D" --relation test --pattern replay:/dev/null --count 10
+fails 2 "belongs to --pattern random" "--seed without --pattern random" "$EB" probe --datadir "$D" --relation test --seed 3 --count 10
+
 ok "relation form: a query file" \
 	"$EB" probe --datadir "$D" --relation test --query "$T/q_ok.sql" --engine psync --no-cold --out "$T/rq"
 same "the file query's blocks (226 rows a page)" "$(jqf .relation.blocks "$T/rq/meta.json")" 5
@@ -73,6 +139,28 @@ same "the file query is recorded by path" "$(jqf .relation.query.name "$T/rq/met
 ok "relation form with --dsn" \
 	"$EB" probe --dsn "host=$D port=$P user=postgres dbname=eicbench" --relation test --query sparse --engine io_uring --depth 2 --no-cold --out "$T/rx"
 same "--dsn: an external server, its data_directory asked" "$(jq -r '"\(.server.managed) \(.relation.blocks)"' "$T/rx/meta.json")" "false $sparse"
+
+# ---- the cache check on a relation and on the data set ----
+heap=$(q "SELECT pg_relation_size('test') / 8192")
+"$EB" probe --datadir "$D" --relation test --cache-check --out "$T/rc" >"$T/rc.out" 2>&1
+same "relation form --cache-check: exit 0 over the heap's segments, half the heap per pass" \
+	"$?:$(jq -r '"\(.file_blocks) \(.sample)"' "$T/rc/cachecheck.json")" "0:$heap $((heap / 2))"
+same "relation form --cache-check: meta.json names the relation" "$(jq -r '.relation.name' "$T/rc/meta.json")" test
+idx=$(q "SELECT (sum(pg_relation_size(indexrelid)) / 8192)::bigint FROM pg_index WHERE indrelid = 'test'::regclass")
+"$EB" probe --datadir "$D" --cache-check --out "$T/rs" >"$T/rs.out" 2>&1
+same "data set --cache-check: the table and both indexes, every block" \
+	"$?:$(jq -r '"\(.relations | sort | join(",")) \(.file_blocks)"' "$T/rs/cachecheck.json")" "0:minor_idx,test,test_pkey $((heap + idx))"
+same "data set --cache-check: the sentence is printed" "$(grep -c '^Re-reads took a median of' "$T/rs.out")" 1
+fails 2 "does not apply to --cache-check, .* over the whole relation" "--cache-check with --query is refused" \
+	"$EB" probe --datadir "$D" --relation test --query sparse --cache-check
+fails 2 "does not apply to the data set's files" "data set --cache-check with --bs is refused" \
+	"$EB" probe --datadir "$D" --cache-check --bs 4k
+cluster pg2 $((P + 1))
+sql "$T/pg2" $((P + 1)) "SELECT 1" >/dev/null 2>&1 ||
+	psql -X -q -h "$T/pg2" -p $((P + 1)) -U postgres -d postgres -c "CREATE DATABASE eicbench"
+fails 2 "there is no table test: load the data set first" "data set --cache-check without a data set is refused" \
+	"$EB" probe --datadir "$T/pg2" --cache-check --out "$T/rn"
+same "data set --cache-check without a data set: recorded as skipped" "$(jq -r '"\(.ran) \(.reason)"' "$T/rn/cachecheck.json")" "false bad_input"
 
 fails 2 "--relation nosuch: no such relation" "an unknown relation is refused" \
 	"$EB" probe --datadir "$D" --relation nosuch --query sparse --no-cold
@@ -92,8 +180,8 @@ fails 2 "no heap blocks to replay" "a query with no rows is refused" \
 fails 2 "not a preset (blog, sparse)" "an unknown query is refused" "$EB" probe --datadir "$D" --relation test --query dense
 fails 2 "excludes --relation" "--file with --datadir is refused" "$EB" probe --file "$F" --datadir "$D" --relation test
 fails 2 "--relation is required" "--datadir without --relation is refused" "$EB" probe --datadir "$D" --query sparse
-fails 2 "--pattern belongs to the file form" "--pattern in the relation form is refused" \
-	"$EB" probe --datadir "$D" --relation test --pattern seq
+fails 2 "give random, seq or replay:FILE" "an unknown pattern in the relation form is refused" \
+	"$EB" probe --datadir "$D" --relation test --pattern zigzag
 fails 2 "is not the server's block_size 8192" "another --bs in the relation form is refused" \
 	"$EB" probe --datadir "$D" --relation test --query sparse --bs 4k --no-cold
 fails 2 "is not a PostgreSQL cluster" "a missing cluster is refused" "$EB" probe --datadir "$T/none" --relation test

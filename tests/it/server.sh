@@ -28,6 +28,15 @@ same "socket is in the data directory" "$(test -S "$D/.s.PGSQL.$P" && echo yes)"
 same "no TCP listener on the port" "$(grep -ci ":$(printf '%04X' $P) .* 0A " /proc/net/tcp /proc/net/tcp6 | awk -F: '{s+=$2} END {print s}')" 0
 same "status says running" "$("$EB" server status --datadir "$D" --json | jq -r .running)" true
 same "server answers" "$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c 'select 1')" 1
+same "status carries the server's version number" "$("$EB" server status --datadir "$D" --json | jq -r .server.server_version_num)" "$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c 'show server_version_num')"
+same "the recorded data checksums match the server's" "$("$EB" server status --datadir "$D" --json | jq -r '[.data_checksums, .server.data_checksums] | map(tostring) | join(" ")')" "$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c "select case when current_setting('data_checksums') = 'on' then 'true true' else 'false false' end")"
+fails 2 "chosen at init" "--checksums outside init is refused" "$EB" server start --datadir "$D" --checksums on
+fails 2 "give one of them" "--pg with --pgbin is refused" "$EB" server status --datadir "$D" --pg 15 --pgbin /usr/lib/postgresql/15/bin
+fails 2 "no PostgreSQL 97 binaries found.*scripts/build-pg.sh 97" "--pg of a version not here says how to build it" "$EB" server init --datadir "$T/v97" --pg 97
+fails 2 "give on or off" "a bad --checksums is refused" "$EB" server init --datadir "$T/sums" --checksums maybe
+same "nothing was made for it" "$(test -e "$T/sums" && echo made)" ""
+ok "init with --checksums on" "$EB" server init --datadir "$T/sums" --port 54396 --checksums on
+same "checksums on is recorded" "$(jq -r .data_checksums "$T/sums/eicbench.json")" true
 
 psql -X -q -h "$D" -p $P -U postgres -d postgres -c "create table warm as select g from generate_series(1, 200000) g; select count(*) from warm" >/dev/null
 f=$D/$(psql -X -At -h "$D" -p $P -U postgres -d postgres -c "select pg_relation_filepath('warm')")

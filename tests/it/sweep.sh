@@ -39,6 +39,20 @@ same "summary.csv: a header and one row per value" "$(wc -l <"$T/s1/summary.csv"
 ok "report.md written" test -s "$T/s1/report.md"
 ok "the report renders again from the records" "$EB" report "$T/s1" --no-plot
 
+# Per-phase figures from EXPLAIN's own nodes, the plan kept whole, samples.
+same "index and heap phase add up to the Bitmap Heap Scan node" "$(jq -r '(.explain.bitmap.index_phase.total_ms + .explain.bitmap.heap_phase.total_ms - .explain.bitmap.node.total_ms) | fabs < 0.01' "$R" | sort -u)" true
+same "heap-phase reads are the node's less the index scans'" "$(jq -r '.explain.bitmap | (.heap_phase.shared_read_blocks + .index_phase.shared_read_blocks == .node.shared_read_blocks)' "$R" | sort -u)" true
+same "the Bitmap Heap Scan is on the table test" "$(jq -r '.explain.bitmap.relation' "$R" | sort -u)" test
+same "EXPLAIN's own output is kept whole" "$(jq -r '.plan[0]["Execution Time"] == .explain.execution_ms' "$R" | sort -u)" true
+same "samples of the device and the backend kept" "$(jq -r '(.samples.t_ms | length >= 2) and (.samples.interval_ms == 50) and (.samples.disks | length == 1)' "$R" | sort -u)" true
+same "every record says whether its samples were split by phase" "$(jq -r '.phases.split | type' "$R" | sort -u)" boolean
+same "the plan matched its reference in every trial" "$(jq -r '.plan_check.ok' "$R" | sort -u)" true
+same "meta: file system, max_sectors_kb, md/dm members" "$(jq -r '(.device.fstype | type) + "," + (.device.max_sectors_kb | type) + "," + (.device.members | type)' "$M")" "string,number,array"
+same "meta: the tablespace and its own value" "$(jq -r '[.plan.tablespace.relation, .plan.tablespace.name, (.plan.tablespace.effective_io_concurrency | type)] | @tsv' "$M")" "$(printf 'test\tpg_default\tnull')"
+same "the cache check ran before the first trial and is recorded" "$(jq -r '.plan.cache_check | (.ran and (.ratio > 0) and (.passes.fresh.reads > 0))' "$M")" true
+ok "and the report says what it found" grep -q "check for caches below this machine read" "$T/s1/report.md"
+same "the report leads with the heap phase" "$(grep -c 'heap phase' "$T/s1/report.md" | awk '$1 > 0 { print "yes" }')" yes
+
 ok "the same order seed gives the same plan" "$EB" sweep --datadir "$D" --eic 0,1,16 --runs 2 --order-seed 42 --warm --out "$T/s2"
 same "same seed, same order" "$(jq -c .plan.trial_keys "$T/s2/meta.json")" "$(jq -c .plan.trial_keys "$M")"
 same "warm trials say so" "$(jq -r '[.cold, .cold_times] | @tsv' "$T/s2/trials.jsonl" | sort -u)" "$(printf 'false\t')"
@@ -61,6 +75,14 @@ fails 2 "meta.json" "--resume of a folder that is no sweep" "$EB" sweep --resume
 printf 'DELETE FROM test WHERE minor = 800\n' >"$T/delete.sql"
 fails 2 "must be a SELECT" "a query file that writes is refused" "$EB" sweep --datadir "$D" --query "$T/delete.sql" --eic 1 --runs 1
 fails 2 "given twice" "a value given twice" "$EB" sweep --datadir "$D" --eic 1,16,1
+fails 2 "'01' is not written plainly; give 1" "one value written three ways" "$EB" sweep --datadir "$D" --eic 1,01,+1
+fails 2 "it cannot be varied" "a grid that would let a trial write" "$EB" sweep --datadir "$D" --eic 1 --set default_transaction_read_only=off
+printf 'WITH d AS (DELETE FROM test WHERE minor = 800 RETURNING *) SELECT * FROM test WHERE minor = 800\n' >"$T/cte.sql"
+fails 2 "the query writes" "a data-modifying WITH is refused" "$EB" sweep --datadir "$D" --query "$T/cte.sql" --eic 1 --runs 1
+fails 2 "--max-runs 2 is below --runs 3" "--max-runs below --runs" "$EB" sweep --datadir "$D" --until-separated --runs 3 --max-runs 2
+fails 2 "only counts with --until-separated" "--max-runs without --until-separated" "$EB" sweep --datadir "$D" --max-runs 5
+fails 2 "budget" "a budget of 0" "$EB" sweep --datadir "$D" --until-separated --budget 0
+fails 2 "budget" "a budget that is no time" "$EB" sweep --datadir "$D" --until-separated --budget soon
 mkdir "$T/full" && touch "$T/full/x"
 fails 2 "not empty" "--out naming a folder in use" "$EB" sweep --datadir "$D" --eic 1 --runs 1 --out "$T/full"
 cluster other 54395
@@ -92,3 +114,28 @@ ok "a grid with a restart setting" "$EB" sweep --datadir "$D" --eic 1 --set shar
 same "each shared_buffers value was in force" "$(jq -r '.in_force.shared_buffers' "$T/s4/trials.jsonl" | sort | tr '\n' ,)" "128MB,144MB,"
 same "shared_buffers restored afterwards" "$(q 'show shared_buffers')" "$before"
 same "postgresql.auto.conf left clean" "$(grep -c shared_buffers "$D/postgresql.auto.conf")" 0
+
+# A tablespace that sets its own effective_io_concurrency wins over the
+# session's: refused, naming the fix, unless allowed.
+q 'ALTER TABLESPACE pg_default SET (effective_io_concurrency = 7)' >/dev/null
+fails 2 "ALTER TABLESPACE pg_default RESET (effective_io_concurrency)" "a tablespace with its own value is refused" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --out "$T/s5"
+same "nothing made for the refused sweep" "$(ls -d "$T/s5" 2>/dev/null)" ""
+ok "--allow-override sweeps anyway" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --allow-override --out "$T/s6"
+same "and records the override" "$(jq -r '.plan.tablespace.effective_io_concurrency' "$T/s6/meta.json")" 7
+q 'ALTER TABLESPACE pg_default RESET (effective_io_concurrency)' >/dev/null
+
+# More rounds until separated: every value gets the runs a 95% interval needs.
+ok "--until-separated adds rounds" "$EB" sweep --datadir "$D" --query sparse --eic 0,64 --runs 1 --until-separated --max-runs 6 --out "$T/s7"
+same "it went up to the rounds a 95% interval needs, or stopped separated" "$(jq -r '.plan.runs' "$T/s7/meta.json")" 6
+same "every planned trial recorded once" "$(jq -r .trial_key "$T/s7/trials.jsonl" | sort -u | wc -l)" 12
+same "the grown plan is in meta.json" "$(jq -r '.plan.trial_keys | length' "$T/s7/meta.json")" 12
+
+# The index phase, the heap phase and the executor's work outside both
+# (start-up from a cold cache, shut-down) add up to EXPLAIN's execution time;
+# on a data set whose scan takes long enough, the samples split by phase.
+ok "load 2M rows" "$EB" load --datadir "$D" --rows 2000000
+ok "a sweep on it, sampled every 20 ms" "$EB" sweep --datadir "$D" --eic 0,16 --runs 1 --sample-ms 20 --out "$T/s8"
+same "the phases and the rest add up to EXPLAIN's total within 1%" "$(jq -r '.explain | (.bitmap.index_phase.total_ms + .bitmap.heap_phase.total_ms + .bitmap.other_ms) / .execution_ms | . > 0.99 and . < 1.01' "$T/s8/trials.jsonl" | sort -u)" true
+same "the rest outside both phases is small" "$(jq -r '.explain | .bitmap.other_ms / .execution_ms | . >= 0 and . < 0.1' "$T/s8/trials.jsonl" | sort -u)" true
+same "the samples were split by phase" "$(jq -r '.phases.split' "$T/s8/trials.jsonl" | sort -u)" true
+same "heap-phase device figures recorded" "$(jq -r '(.phases.heap.disk.reads > 0) and (.phases.heap.backend.cpu_share > 0) and (.phases.index.disk.reads > 0)' "$T/s8/trials.jsonl" | sort -u)" true

@@ -1,2 +1,0 @@
-DELETE FROM eicbench_dataset;
-DROP TABLE IF EXISTS test;

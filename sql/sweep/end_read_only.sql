@@ -1,0 +1,2 @@
+-- The end of a trial's read-only transaction.
+ROLLBACK;

@@ -1,0 +1,180 @@
+# Whole-configuration sweeps on a real throwaway cluster: a sweep file whose
+# steps change a restart setting, a reload one and a session one; every run
+# saw its step's settings; the server's own settings back at the end, also
+# after Ctrl-C and after the sweep is killed; resume; a --set grid; the cold
+# bitmap workload from the shipped file; bad input refused before anything
+# changes.
+. tests/it/lib.sh
+D=$T/pg
+P=54440
+cluster pg $P
+q() { sql "$D" $P "$1"; }
+show() { q "select current_setting('shared_buffers') || ' ' || current_setting('checkpoint_completion_target') || ' ' || current_setting('commit_delay')"; }
+auto() { grep -v '^#' "$D/postgresql.auto.conf" | sort | tr '\n' ';'; }
+
+# pgbench's tables, and the server's own settings that the sweeps must put back.
+ok "pgbench's tables at scale 1" "$EB" tpcb init --datadir "$D" -s 1
+q "alter system set checkpoint_completion_target = 0.8" >/dev/null
+q "select pg_reload_conf()" >/dev/null
+sleep 0.3
+before_show=$(show)
+before_auto=$(auto)
+same "the server starts with its own settings" "$before_show" "128MB 0.8 0"
+
+cat >"$T/two.ini" <<'EOF'
+; two steps after the server's own settings
+[sweep]
+mode = cumulative
+scale = 1
+clients = 2
+jobs = 1
+duration = 1s
+warmup = 0
+runs = 2
+
+[defaults]
+
+[shared_buffers 64MB]
+shared_buffers = 64MB
+
+[commit_delay 10]
+commit_delay = 10
+checkpoint_completion_target = 0.5
+work_mem = 8MB
+EOF
+
+ok "a two-step sweep" "$EB" confsweep "$T/two.ini" --datadir "$D" --order-seed 7 --out "$T/c1"
+R=$T/c1/trials.jsonl
+same "two runs of each of three steps" "$(jq -r .step "$R" | sort | uniq -c | awk '{print $1}' | tr '\n' ,)" "2,2,2,"
+same "each round runs every step once" "$(jq -r 'select(.round == 1) | .step' "$R" | sort | tr '\n' ,)" "commit_delay 10,defaults,shared_buffers 64MB,"
+same "the defaults step ran with the server's own settings" \
+	"$(jq -r 'select(.step == "defaults") | .in_force | [.shared_buffers, .checkpoint_completion_target, .commit_delay, .work_mem] | @tsv' "$R" | sort -u)" \
+	"$(printf '128MB\t0.8\t0\t4MB')"
+same "the restart step ran with shared_buffers 64MB" \
+	"$(jq -r 'select(.step == "shared_buffers 64MB") | .in_force | [.shared_buffers, .checkpoint_completion_target, .work_mem] | @tsv' "$R" | sort -u)" \
+	"$(printf '64MB\t0.8\t4MB')"
+same "the last step kept 64MB and ran with its reload and session settings" \
+	"$(jq -r 'select(.step == "commit_delay 10") | .in_force | [.shared_buffers, .checkpoint_completion_target, .commit_delay, .work_mem] | @tsv' "$R" | sort -u)" \
+	"$(printf '64MB\t0.5\t10\t8MB')"
+same "every run did transactions" "$(jq -r '.tpcb.transactions > 0 and .tps > 0' "$R" | sort -u)" true
+same "latency percentiles kept" "$(jq -r '.tpcb.latency_ms.p99 >= .tpcb.latency_ms.p50' "$R" | sort -u)" true
+same "WAL and checkpointer statistics kept per run" "$(jq -r '(.stats.wal.wal_bytes > 0) and (.stats.bgwriter | has("checkpoints_req"))' "$R" | sort -u)" true
+same "a CHECKPOINT before every run" "$(jq -r '.plan.tpcb.checkpoint_before_run' "$T/c1/meta.json")" true
+same "the server log of each run kept" "$(jq -r '.log | type' "$R" | sort -u)" array
+same "CPU and device sampled" "$(jq -r '(.cpu | type) + " " + (.disk | type)' "$R" | sort -u)" "object object"
+same "the server's settings are back" "$(show)" "$before_show"
+same "postgresql.auto.conf as it was" "$(auto)" "$before_auto"
+same "steps in order in the report" "$(grep -oE '^\| (defaults|shared_buffers 64MB|commit_delay 10) ' "$T/c1/report.md" | tr -d '|' | sed 's/ *$//;s/^ //' | tr '\n' ,)" \
+	"defaults,shared_buffers 64MB,commit_delay 10,"
+ok "report rebuilds the table" sh -c "'$EB' report '$T/c1' | grep -q 'x previous'"
+ok "report.html written" test -s "$T/c1/report.html"
+if command -v gnuplot >/dev/null; then
+	ok "a plot of tps per step" test -s "$T/c1/steps.svg"
+else
+	echo "# SKIP plot: gnuplot is not installed"
+fi
+
+# A warning the server logs during a run is kept with that run.
+cat >"$T/warn.ini" <<'EOF'
+[sweep]
+scale = 1
+clients = 2
+jobs = 1
+duration = 6s
+warmup = 0
+runs = 1
+[one]
+work_mem = 8MB
+EOF
+q 'truncate pgbench_history' >/dev/null   # rows appear again once the measured run is under way
+"$EB" confsweep "$T/warn.ini" --datadir "$D" --out "$T/cw" >/dev/null 2>&1 &
+cp=$!
+i=0
+while [ "$(q 'select count(*) > 0 from pgbench_history' 2>/dev/null)" != t ] && [ $i -lt 1200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+q "do \$\$ begin raise warning 'eicbench-it marker'; end \$\$" >/dev/null 2>&1
+wait $cp
+same "the sweep with a warning finished" "$?" 0
+same "the warning is in its run's record" "$(jq -r '[.warnings, (.log | map(select(test("WARNING:  eicbench-it marker"))) | length)] | @tsv' "$T/cw/trials.jsonl")" \
+	"$(printf '1\t1')"
+ok "the report lists it" grep -q "eicbench-it marker" "$T/cw/report.md"
+
+# ---- interrupted ----------------------------------------------------------
+"$EB" confsweep "$T/two.ini" --datadir "$D" --runs 3 -T 2s --out "$T/c2" >/dev/null 2>"$T/c2.err" &
+cp=$!
+i=0
+while ! jq -e 'select(.step == "shared_buffers 64MB")' "$T/c2/trials.jsonl" >/dev/null 2>&1 && [ $i -lt 1200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -INT $cp
+wait $cp
+same "an interrupted sweep exits 1" "$?" 1
+ok "it says how to resume" grep -q "eicbench confsweep --resume $T/c2" "$T/c2.err"
+same "settings back after Ctrl-C" "$(show)" "$before_show"
+same "postgresql.auto.conf as it was after Ctrl-C" "$(auto)" "$before_auto"
+k=$(wc -l <"$T/c2/trials.jsonl")
+head=$(md5sum <"$T/c2/trials.jsonl")
+fails 2 "give only the server's options" "--resume with plan options is refused" \
+	"$EB" confsweep --resume "$T/c2" --datadir "$D" -c 8
+ok "resume finishes the plan" "$EB" confsweep --resume "$T/c2" --datadir "$D"
+same "all 9 runs recorded" "$(wc -l <"$T/c2/trials.jsonl")" 9
+same "no run repeated" "$(jq -r .trial_key "$T/c2/trials.jsonl" | sort | uniq -d)" ""
+same "finished runs kept as they were" "$(head -n "$k" "$T/c2/trials.jsonl" | md5sum)" "$head"
+same "settings back after the resumed sweep" "$(show)" "$before_show"
+
+# Killed outright in a step with shared_buffers 64MB: the next command puts
+# the server's settings back from the journal.
+"$EB" confsweep "$T/two.ini" --datadir "$D" --runs 2 -T 3s --out "$T/c3" >/dev/null 2>&1 &
+cp=$!
+i=0
+while [ "$(q "select current_setting('shared_buffers')" 2>/dev/null)" != 64MB ] && [ $i -lt 1200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -KILL $cp
+wait $cp 2>/dev/null
+same "the killed sweep left shared_buffers 64MB in force" "$(q "select current_setting('shared_buffers')")" 64MB
+ok "the next command that restarts the server repairs the settings" "$EB" server restart --datadir "$D"
+same "settings back after the kill" "$(show)" "$before_show"
+same "postgresql.auto.conf as it was after the kill" "$(auto)" "$before_auto"
+
+# ---- a grid from --set -----------------------------------------------------
+ok "--set makes a grid" "$EB" confsweep --datadir "$D" --set work_mem=4MB,16MB --set commit_delay=0,5 \
+	--runs 1 -T 1s --warmup 0 -c 2 -j 1 -s 1 --out "$T/g"
+same "four combinations" "$(jq -r '.settings | "\(.work_mem)/\(.commit_delay)"' "$T/g/trials.jsonl" | sort | tr '\n' ,)" \
+	"16MB/0,16MB/5,4MB/0,4MB/5,"
+same "each in force" "$(jq -r 'select(.settings.work_mem != .in_force.work_mem or .settings.commit_delay != .in_force.commit_delay) | .trial_key' "$T/g/trials.jsonl")" ""
+same "settings back after the grid" "$(auto)" "$before_auto"
+
+# ---- the cold bitmap workload from the shipped file ---------------------------
+ok "load 300000 rows" "$EB" load --datadir "$D" --rows 300000
+ok "sweeps/eic-cold.ini, one run a step" "$EB" confsweep sweeps/eic-cold.ini --datadir "$D" --runs 1 --out "$T/e"
+same "five cold runs" "$(jq -r '.cold' "$T/e/trials.jsonl" | sort | uniq -c | awk '{print $1, $2}')" "5 true"
+same "each with its effective_io_concurrency" \
+	"$(jq -r 'select(.settings.effective_io_concurrency != .in_force.effective_io_concurrency) | .trial_key' "$T/e/trials.jsonl")" ""
+ok "the bitmap table names the heap phase" grep -q "heap phase" "$T/e/report.md"
+
+# ---- bad input: exit 2, nothing changed -------------------------------------
+bad() {
+	printf '%b' "$2" >"$T/bad.ini"
+	fails 2 "$3" "$1" "$EB" confsweep "$T/bad.ini" --datadir "$D" --out "$T/bad"
+	same "$1: no folder" "$(test -e "$T/bad" && echo made)" ""
+	same "$1: settings unchanged" "$(auto)" "$before_auto"
+}
+bad "an unknown setting" '[a]\nwork_mem = 8MB\n[b]\nshared_bufers = 1GB\n' "bad.ini line 4, \[b\]: shared_bufers: the server has no such setting"
+bad "a value the server rejects" '[a]\nshared_buffers = 64MB\n[b]\nmax_wal_size = lots\n' "line 4, \[b\]: max_wal_size: the server rejects 'lots'"
+bad "an empty file" '' "no step"
+bad "a malformed line" '[a]\nwork_mem 8MB\n' "line 2"
+bad "an unknown [sweep] option" '[sweep]\nclinets = 4\n[a]\nwork_mem = 8MB\n' "line 2: \[sweep\] has no option 'clinets'"
+bad "a [sweep] number out of range" '[sweep]\nclients = 0\n[a]\nwork_mem = 8MB\n' "line 2: clients = 0: give a whole number from 1"
+bad "an unknown workload" '[sweep]\nworkload = tpcc\n[a]\nwork_mem = 8MB\n' "workload tpcc"
+bad "a read-only setting" '[a]\nblock_size = 16384\n' "block_size"
+fails 2 "give one" "a file and --set both given is refused" "$EB" confsweep "$T/two.ini" --set work_mem=1MB --datadir "$D"
+fails 2 "give a sweep file" "neither a file nor --set is refused" "$EB" confsweep --datadir "$D"
+fails 2 "No such file" "a missing file is refused" "$EB" confsweep "$T/none.ini" --datadir "$D"
+fails 2 "needs --restart-cmd" "a restart setting on a --dsn server without a restart command is refused" \
+	"$EB" confsweep "$T/two.ini" --dsn "host=$D port=$P user=postgres dbname=eicbench"
+same "settings unchanged after the refusals" "$(show)" "$before_show"
+
+echo "1..$n"
+[ "$nfail" -eq 0 ]

@@ -1,0 +1,90 @@
+# The whole suite in one command: eicbench run --quick on a throwaway
+# cluster, the verdict's files, its numbers against the records, a render
+# from the records alone, the HTML page, compare of two runs, bad input.
+. tests/it/lib.sh
+D=$T/pg
+R=$T/r1
+cleanup_dirs="$D"
+
+ok "run --quick, every step" "$EB" run --quick --rows 300000 --datadir "$D" --port 54397 \
+	--eic 0,16 --runs 2 --depths 1,4 --out "$R"
+same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
+same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse replay-blog replay-sparse device | wc -l)" 6
+ok "report.md and report.html written" test -s "$R/report.md" -a -s "$R/report.html"
+ok "the answer is given" grep -q "Recommended for this storage: effective_io_concurrency = " "$R/report.md"
+ok "with the lines that apply it" grep -q "ALTER SYSTEM SET effective_io_concurrency = " "$R/report.md"
+
+# Every number of the paired table equals the records'.
+for q in blog sparse; do
+	for v in 0 16; do
+		want=$(awk -F, -v v=$v 'NR > 1 && $2 == v { printf "%.1f", $5 }' "$R/sweep-$q/summary.csv")
+		got=$(awk -v q="## Query $q" -v v=$v '$0 == q { on = 1 } on && $1 == "|" && $2 == v { print $6; exit }' "$R/report.md")
+		same "$q at $v: the heap-phase median is the sweep's" "$got" "$want"
+	done
+	want=$(jq -r 'select(.engine == "psync") | .elapsed_s * 1000 | . * 10 | round / 10' "$R/replay-$q/points.jsonl")
+	got=$(awk -v q="## Query $q" '$0 == q { on = 1 } on && $1 == "|" && $2 == "0" { print $10; exit }' "$R/report.md")
+	same "$q: the replay at 0 is the psync point's time" "$(printf %.1f "$got")" "$(printf %.1f "$want")"
+	want=$(jq -r 'select(.engine == "fadvise" and .depth == 16) | .elapsed_s * 1000' "$R/replay-$q/points.jsonl")
+	got=$(awk -v q="## Query $q" '$0 == q { on = 1 } on && $1 == "|" && $2 == "16" { print $10; exit }' "$R/report.md")
+	same "$q: the replay at 16 is the fadvise point's time" "$(printf %.1f "$got")" "$(printf %.1f "$want")"
+done
+iops=$(jq -r 'select(.depth == 4) | .iops | round' "$R/device/points.jsonl")
+ok "the device's IOPS at depth 4 as recorded" grep -q "|     4 | *$iops |" "$R/report.md"
+
+# The report renders again from the records alone, to the same files.
+md=$(md5sum <"$R/report.md")
+html=$(md5sum <"$R/report.html")
+rm "$R/report.md" "$R/report.html"
+ok "report re-renders the run" "$EB" report "$R" --no-plot
+same "the same report.md" "$(md5sum <"$R/report.md")" "$md"
+same "the same report.html" "$(md5sum <"$R/report.html")" "$html"
+ok "--format json" sh -c "'$EB' report '$R' --no-plot --format json | jq -e '.recommended and (.queries | length == 2)'"
+
+# The page stands alone: every plot inline, each a whole SVG document.
+same "no image left out of the page" "$(grep -c 'class="missing"' "$R/report.html")" 0
+same "five plots inline (two per query, the device)" "$(grep -o '<figure><svg' "$R/report.html" | wc -l)" 5
+same "no file the page refers to" "$(grep -Eo '(src|href)="[^"#][^"]*"' "$R/report.html" | grep -v '^href="http://www.w3.org' | wc -l)" 0
+awk '/<figure><svg/ { n++; f = sprintf("%s/svg%d.svg", T, n) } f { print > f } /<\/svg>/ { f = "" }' T="$T" \
+	"$(sed 's/<figure>/\n<figure>/g; s/<\/svg>/<\/svg>\n/g' "$R/report.html" >"$T/page.html"; echo "$T/page.html")"
+if command -v xmllint >/dev/null 2>&1; then
+	for f in "$T"/svg*.svg; do sed -i 's/^<figure>//' "$f"; done
+	ok "each inline plot is well-formed XML" sh -c "for f in '$T'/svg*.svg; do xmllint --noout \"\$f\" || exit 1; done"
+else
+	echo "ok $((n + 1)) - each inline plot is well-formed XML # SKIP xmllint not installed (libxml2-utils)"
+	n=$((n + 1))
+fi
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$browser" ]; then
+	ok "a browser loads the page and draws it" "$browser" --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --no-first-run --user-data-dir="$T/chrome" \
+		--screenshot="$T/page.png" --window-size=1200,3000 "file://$R/report.html"
+	same "the browser's DOM holds the five plots" "$("$browser" --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --no-first-run --user-data-dir="$T/chrome" \
+		--dump-dom "file://$R/report.html" 2>/dev/null | grep -o '<svg' | wc -l)" 5
+else
+	n=$((n + 1)); echo "ok $n - a browser loads the page and draws it # SKIP no chromium installed"
+	n=$((n + 1)); echo "ok $n - the browser's DOM holds the five plots # SKIP no chromium installed"
+fi
+
+# A second run (sweeps only) and the two side by side.
+ok "a second run, sweeps only" "$EB" run --quick --rows 300000 --datadir "$D" --eic 0,16 --runs 2 --no-probe --out "$T/r2"
+ok "compare the two runs" "$EB" compare "$R" "$T/r2" --no-plot --out "$T/c"
+same "one table per query" "$(grep -c '^## Query' "$T/c/compare.md")" 2
+ok "each line's recommendation" grep -q "B: recommends\|B: no recommendation" "$T/c/compare.md"
+
+# Bad input: exit 2, and the run's records stay whole.
+sum=$(cat "$R"/sweep-*/trials.jsonl | md5sum)
+fails 2 "no preset" "an unknown query" "$EB" run --quick --datadir "$D" --query blog,nosuch
+fails 2 "given twice" "a query twice" "$EB" run --quick --datadir "$D" --query blog,blog
+fails 2 "below --runs" "--max-runs below --runs" "$EB" run --datadir "$D" --runs 4 --max-runs 2
+fails 2 "not the folder of an eicbench run" "--resume of a sweep's folder" "$EB" run --resume "$R/sweep-blog"
+fails 2 "needs --restart-cmd" "--dsn without a restart command" "$EB" run --quick --dsn "host=$D port=54397"
+same "records untouched" "$(cat "$R"/sweep-*/trials.jsonl | md5sum)" "$sum"
+
+# A run whose last record was torn, and one with no finished trial.
+cp -r "$R" "$T/torn"
+head -c -40 "$R/sweep-sparse/trials.jsonl" >"$T/torn/sweep-sparse/trials.jsonl"
+ok "a torn last record: still rendered" "$EB" report "$T/torn" --no-plot
+ok "and the torn line is said" grep -q "partial last line" "$T/torn/report.md"
+mkdir -p "$T/empty" && jq '.sweeps = {"blog": "none"}' "$R/meta.json" >"$T/empty/meta.json"
+fails 2 "no sweep with finished trials" "a run with nothing finished" "$EB" report "$T/empty" --no-plot

@@ -1,0 +1,171 @@
+/*
+ * test_report_steps: a configuration sweep's folder as the seeds' table
+ * (tests/fixtures/confsweep: four cumulative TPC-B steps, three runs each,
+ * a torn last record), and the workload table it reads its figures from.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/report_steps.h"
+#include "bench/sqltext.h"
+#include "bench/workload.h"
+#include "bench/workload_tpcb.h"
+
+#define F "tests/fixtures/confsweep"
+
+static char *render(const char *dir)
+{
+	struct doc d = { 0 };
+	char err[1024] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(report_steps_document(dir, &d, err, sizeof(err)), 0);
+	assert_int_equal(doc_text_out(&d, f), 0);
+	fclose(f);
+	doc_free(&d);
+	return buf;
+}
+
+/* The line of TEXT that starts with the step NAME (after spaces). */
+static const char *row(const char *text, const char *name)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p;
+
+		while (*q == ' ')
+			q++;
+		if (!strncmp(q, name, strlen(name)) && q[strlen(name)] == ' ')
+			return q;
+	}
+	return NULL;
+}
+
+static void steps_in_the_files_order(void **state)
+{
+	char *t = render(F);
+	const char *a = row(t, "defaults"), *b = row(t, "fsync off"), *c = row(t, "shared_buffers 1GB"),
+		   *d = row(t, "fsync on");
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_non_null(d);
+	assert_true(a < b && b < c && c < d);
+	free(t);
+}
+
+static void medians_ranges_and_gains(void **state)
+{
+	char *t = render(F);
+	const char *b = row(t, "fsync off"), *c = row(t, "shared_buffers 1GB"), *d = row(t, "fsync on");
+
+	(void)state;
+	/* fsync off: runs 1480, 1470, 1490: median 1480, 10.50x the first's 141 */
+	assert_non_null(strstr(b, "1480.0"));
+	assert_non_null(strstr(b, "1470.0-1490.0"));
+	assert_non_null(strstr(b, "10.50"));
+	/* what each step set anew, not what it carried */
+	assert_non_null(strstr(c, "shared_buffers = 1GB"));
+	assert_null(strstr(c, "fsync = off"));
+	assert_non_null(strstr(d, "fsync = on"));
+	/* 186 / 1500 against the step before it */
+	assert_non_null(strstr(d, "0.12"));
+	free(t);
+}
+
+static void best_step_judged_by_its_runs(void **state)
+{
+	char *t = render(F);
+
+	(void)state;
+	assert_non_null(strstr(t, "at step 'shared_buffers 1GB'"));
+	assert_non_null(strstr(t, "Every run of it did better than every run of"));
+	free(t);
+}
+
+static void warnings_counted_once_each(void **state)
+{
+	char *t = render(F);
+	const char *b = row(t, "fsync off");
+
+	(void)state;
+	assert_non_null(strstr(t, "3x LOG:  checkpoints are occurring too frequently (9 seconds apart)"));
+	assert_null(strstr(t, "HINT:"));
+	assert_non_null(b);
+	assert_int_equal(b[strcspn(b, "\n") - 1], '3');	/* the warnings column */
+	assert_non_null(strstr(t, "torn"));
+	free(t);
+}
+
+static void not_a_confsweep(void **state)
+{
+	struct doc d = { 0 };
+	char err[1024] = "";
+
+	(void)state;
+	assert_true(report_steps_is(F));
+	assert_false(report_steps_is("tests/fixtures/sweep/clear"));
+	assert_int_equal(report_steps_document("tests/fixtures/nosuch", &d, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a confsweep's folder"));
+	doc_free(&d);
+}
+
+static void the_workload_table(void **state)
+{
+	int n = 0;
+
+	(void)state;
+	for (const struct workload *const *w = workload_table; *w; w++, n++) {
+		assert_ptr_equal(workload_find((*w)->name), *w);
+		assert_non_null((*w)->check);
+		assert_non_null((*w)->trial);
+		assert_non_null((*w)->plan_json);
+		assert_non_null((*w)->resume);
+		assert_non_null((*w)->figures[0].path);
+		for (const struct workload_figure *f = (*w)->figures; f->path; f++)
+			assert_true(f->label && *f->label && f->unit && *f->unit);
+		assert_non_null(sql_text((*w)->relations_sql));
+	}
+	assert_int_equal(n, 2);
+	assert_null(workload_find("tpcc"));
+	assert_string_equal(workload_tpcb.figures[0].path, "tps");
+	assert_false(workload_tpcb.figures[0].lower_is_better);
+	assert_true(workload_bitmap.figures[0].lower_is_better);
+	assert_true(workload_tpcb.makes_tables && workload_tpcb.warms_up);
+	assert_false(workload_bitmap.makes_tables || workload_bitmap.warms_up);
+}
+
+static void log_lines_that_count(void **state)
+{
+	(void)state;
+	assert_true(workload_tpcb_is_warning("2026-12-01 UTC [1] WARNING:  there is no transaction in progress"));
+	assert_true(workload_tpcb_is_warning("... [1] LOG:  checkpoints are occurring too frequently (2 seconds apart)"));
+	assert_true(workload_tpcb_is_warning("... [1] ERROR:  could not serialize access"));
+	assert_true(workload_tpcb_is_warning("... [1] FATAL:  terminating connection"));
+	assert_false(workload_tpcb_is_warning("... [1] LOG:  checkpoint starting: wal"));
+	assert_false(workload_tpcb_is_warning("... [1] HINT:  Consider increasing max_wal_size"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(steps_in_the_files_order),
+		cmocka_unit_test(medians_ranges_and_gains),
+		cmocka_unit_test(best_step_judged_by_its_runs),
+		cmocka_unit_test(warnings_counted_once_each),
+		cmocka_unit_test(not_a_confsweep),
+		cmocka_unit_test(the_workload_table),
+		cmocka_unit_test(log_lines_that_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,179 @@
+/*
+ * test_verdict: the verdict of run folders in tests/fixtures/run (run from
+ * the repository root). "disagree": a dense query bound by readahead and CPU
+ * where 0 wins and a sparse one bound by concurrency where 32 wins, with
+ * their replays, the device's curve and the cache check; "noisy": a query
+ * whose values cannot be told apart. Checks the pairs, the storage-wide
+ * pick, and the sentences made from the figures.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/verdict.h"
+#include "bench/verdict_doc.h"
+
+#define F "tests/fixtures/run/"
+
+static const struct verdict_query *query(const struct verdict *v, const char *name)
+{
+	for (int i = 0; i < v->nq; i++)
+		if (!strcmp(v->q[i].name, name))
+			return &v->q[i];
+	fail_msg("no query %s", name);
+	return NULL;
+}
+
+static char *text_of(const struct verdict *v)
+{
+	struct doc d = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	verdict_document(v, &d);
+	assert_int_equal(doc_text_out(&d, f), 0);
+	fclose(f);
+	doc_free(&d);
+	/* join the wrapped lines, so phrases can be looked for whole */
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' && p[1] && p[1] != '\n')
+			*p = ' ';
+	return buf;
+}
+
+static void expect(const char *text, const char *phrase)
+{
+	if (!strstr(text, phrase))
+		fail_msg("missing \"%s\" in:\n%s", phrase, text);
+}
+
+static void pairs(void **state)
+{
+	struct verdict v;
+	struct verdict_pair p;
+	char err[1024];
+	const struct verdict_query *q;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_int_equal(v.nq, 2);
+	assert_string_equal(v.missing, "");
+	/* sparse at 32: replays of 3300 ms plain and 900 ms with the advice */
+	q = query(&v, "sparse");
+	assert_float_equal(verdict_replay_ms(q, "psync", 1), 3300, 1e-9);
+	assert_float_equal(verdict_replay_ms(q, "fadvise", 32), 900, 1e-9);
+	assert_true(isnan(verdict_replay_ms(q, "fadvise", 2)));
+	assert_int_equal(verdict_pair(q, "32", &p), 0);
+	assert_float_equal(p.predicted, 3300.0 / 900, 1e-9);
+	assert_float_equal(p.uring_ms, 600, 1e-9);
+	/* accounted: (3300 - 900) / (heap at 0 - heap at 32) */
+	assert_float_equal(p.accounted, 2400 / (p.g0->median_ms - p.heap_ms), 1e-9);
+	assert_float_equal(p.heap_cpu_s, p.g->heap_cpu_share * p.heap_ms / 1000, 1e-9);
+	assert_int_equal(verdict_pair(q, "2", &p), -1);
+	/* blog at 16: the advice made the device slower, predicted < 1 */
+	q = query(&v, "blog");
+	assert_int_equal(verdict_pair(q, "16", &p), 0);
+	assert_float_equal(p.predicted, 2000.0 / 4900, 1e-9);
+	assert_true(p.speedup < 1);
+	verdict_free(&v);
+}
+
+static void disagree(void **state)
+{
+	struct verdict v;
+	struct verdict_pick pk;
+	char err[1024], *text;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
+	verdict_pick(&v, &pk);
+	/* no value is best for both: the least worst ratio to a fastest wins */
+	assert_non_null(pk.value);
+	assert_string_equal(pk.value, "4");
+	assert_int_equal(pk.in_all, 0);
+	assert_true(pk.worst > 1.5 && pk.worst < 1.7);
+	text = text_of(&v);
+	expect(text, "Recommended for this storage: effective_io_concurrency = 4.");
+	expect(text, "No value is indistinguishable from the fastest in every query; 4 costs the least at worst");
+	expect(text, "blog was fastest at 0");
+	expect(text, "sparse was fastest at 32");
+	expect(text, "blog's own best, 0, would cost sparse");
+	expect(text, "sparse's own best, 32, would cost blog");
+	expect(text, "ALTER TABLESPACE pg_default SET (effective_io_concurrency = 4);");
+	expect(text, "ALTER SYSTEM SET effective_io_concurrency = 4;");
+	expect(text, "reached its peak of 78000 IOPS at depth 128 and 90% of it at depth 32, the knee");
+	/* readahead-bound: the device predicts slower, CPU takes the rest */
+	expect(text, "the device predicts 2.50x slower");
+	expect(text, "of the time lost to prefetching");
+	expect(text, "the rest of the difference goes with it");
+	/* concurrency-bound: the device predicts most of the gain */
+	expect(text, "At 32 the heap phase took");
+	expect(text, "the device predicts 3.67x faster; with 32 reads in flight through io_uring they took 600 ms");
+	expect(text, "no sign of a cache below this machine");
+	free(text);
+	verdict_free(&v);
+}
+
+static void noisy(void **state)
+{
+	struct verdict v;
+	struct verdict_pick pk;
+	char err[1024], *text;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
+	verdict_pick(&v, &pk);
+	assert_int_equal(pk.in_all, 1);          /* every value is alike: the smallest */
+	assert_string_equal(pk.value, "0");
+	text = text_of(&v);
+	expect(text, "No value is clearly better");
+	expect(text, "Provisional for sparse: no value was told apart from the fastest");
+	free(text);
+	verdict_free(&v);
+}
+
+static void refused_and_missing(void **state)
+{
+	struct verdict v;
+	char err[1024], *text;
+
+	(void)state;
+	/* an interrupted run: what is there is reported, what is not is said */
+	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
+	assert_non_null(strstr(v.missing, "sweep-blog"));
+	assert_non_null(strstr(v.missing, "replay-sparse (no replay points recorded)"));
+	assert_non_null(strstr(v.missing, "device (no device curve recorded)"));
+	text = text_of(&v);
+	expect(text, "Recommended for this storage: effective_io_concurrency = 32.");
+	expect(text, "The sweep of blog has no finished trials");
+	expect(text, "The replay of its heap blocks is not in the records");
+	expect(text, "Not in the records");
+	free(text);
+	verdict_free(&v);
+	assert_int_equal(verdict_load("tests/fixtures/sweep/clear", &v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not the folder of an eicbench run"));
+	verdict_free(&v);
+	assert_int_equal(verdict_load("tests/fixtures/nosuch", &v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no readable meta.json"));
+	verdict_free(&v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pairs),
+		cmocka_unit_test(disagree),
+		cmocka_unit_test(noisy),
+		cmocka_unit_test(refused_and_missing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
