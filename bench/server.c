@@ -63,6 +63,9 @@ static void child_exec(const struct server *s, int flags, int outfd,
 		dup2(devnull, 0);
 	dup2(outfd, 1);
 	dup2(outfd, 2);
+	/* Nothing else of eicbench's goes with it: a lock (flock(1)'s, say) the
+	 * server inherited would be held for as long as the server runs. */
+	close_range(3, ~0U, 0);
 	if (flags & RUN_C_LOCALE)
 		setenv("LC_ALL", "C", 1);
 	if ((flags & RUN_AS_USER) && become_user(s) < 0) {
