@@ -53,8 +53,8 @@ struct server_cfg {
 	  NULL, "use an existing server instead of the managed cluster" }, \
 	{ "restart-cmd", OPT_STR, offsetof(type, m.restart_cmd), 0, 0, "CMD", \
 	  NULL, "command that restarts the --dsn server (run as argv, no shell)" }, \
-	{ "timeout", OPT_SECONDS, offsetof(type, m.timeout_s), 0, 0, "SECS", \
-	  "120s", "bound on every wait for the server" }
+	{ "timeout", OPT_SECONDS, offsetof(type, m.timeout_s), 0, 86400, "SECS", \
+	  "120s", "bound on every wait for the server (at most 24h)" }
 
 void server_cfg_defaults(struct server_cfg *cfg);
 
