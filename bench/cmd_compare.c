@@ -83,6 +83,8 @@ int cmd_compare(int argc, char **argv)
 		opts_usage(stdout, USAGE, compare_table);
 		return 0;
 	}
+	if (ret == 0)
+		ret = opts_check_paths("result folder", argv, n, err, sizeof(err));
 	if (ret < 0)
 		return fail(ret, err);
 	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "md") && strcmp(o.format, "json"))

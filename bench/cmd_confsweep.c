@@ -44,7 +44,7 @@ static const struct opt_desc confsweep_table[] = {
 	  "tpcb (TPC-B-like), select-only, simple-update, or bitmap (the cold bitmap-scan query)" },
 	{ "client", OPT_INT, CO(clients), 1, TPCB_MAX_CLIENTS, "N", "the file's, else 4", "TPC-B clients", 'c' },
 	{ "jobs", OPT_INT, CO(threads), 1, TPCB_MAX_CLIENTS, "N", "the file's, else 2", "TPC-B threads", 'j' },
-	{ "time", OPT_SECONDS, CO(duration), 0, 0, "SECONDS", "the file's, else 60", "each measured run this long", 'T' },
+	{ "time", OPT_SECONDS, CO(duration), 0, 86400, "SECONDS", "the file's, else 60", "each measured run this long (at most 24h)", 'T' },
 	{ "transactions", OPT_INT, CO(transactions), 1, INT64_MAX / TPCB_MAX_CLIENTS, "N", NULL,
 	  "transactions per client instead of -T", 't' },
 	{ "protocol", OPT_STR, CO(protocol), 0, 0, "MODE", "the file's, else simple", "simple, extended or prepared", 'M' },

@@ -85,6 +85,8 @@ int cmd_export(int argc, char **argv)
 		opts_usage(stdout, USAGE, export_table);
 		return 0;
 	}
+	if (ret == 0)
+		ret = opts_check_paths("result folder", argv, n, err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("export", ret, err);
 	if (n == 0 || n > MAX_DIRS || !o.dsn)

@@ -43,8 +43,8 @@ static const struct opt_desc probe_table[] = {
 	{ "pattern", OPT_STR, O(pattern), 0, 0, "P", "random",
 	  "file form: random, seq or replay:FILE (block numbers, one a line)" },
 	{ "direct", OPT_FLAG, O(direct), 0, 0, NULL, NULL, "open with O_DIRECT (bypass the page cache)" },
-	{ "duration", OPT_SECONDS, O(duration), 0, 0, "TIME", "10s",
-	  "time per point (a replay without --duration or --count: one pass); with --steady the most" },
+	{ "duration", OPT_SECONDS, O(duration), 0, 86400, "TIME", "10s",
+	  "time per point, at most 24h (a replay without --duration or --count: one pass); with --steady the most" },
 	{ "count", OPT_INT, O(count), 1, 1000000000000LL, "N", NULL, "blocks per point instead of a duration" },
 	{ "steady", OPT_FLAG, O(steady), 0, 0, NULL, NULL,
 	  "run each point until its IOPS is steady: the last 5 one-second windows within ±5% of their mean (5 s to --duration, default 30 s)" },
@@ -61,25 +61,31 @@ static const struct opt_desc probe_table[] = {
 
 /* ---- options into a plan ---- */
 
+/* Engine names, comma-separated, each once. */
 static int parse_engines(const char *s, struct probe_plan *p, char *err, size_t len)
 {
-	char buf[256], *save = NULL, *name;
+	for (const char *at = s;; at++) {
+		size_t n = strcspn(at, ",");
+		char name[32];
+		const struct engine_ops *e;
 
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		const struct engine_ops *e = engine_find(name);
-		if (!e || p->nengines == PROBE_CMD_MAX_ENGINES) {
-			snprintf(err, len, "--engine: '%s' is not an engine; give a comma-separated list of psync, fadvise, io_uring, readstream",
-				 name);
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), at);
+		e = n && n < sizeof(name) ? engine_find(name) : NULL;
+		for (unsigned i = 0; e && i < p->nengines; i++)
+			if (p->engines[i] == e) {
+				snprintf(err, len, "--engine: '%s' is given twice; give each engine once", name);
+				return -EINVAL;
+			}
+		if (!e) {
+			snprintf(err, len, "--engine: %s%s%s; give a comma-separated list of psync, fadvise, io_uring, readstream",
+				 n ? "'" : "an empty item", n ? name : "", n ? "' is not an engine" : "");
 			return -EINVAL;
 		}
-		p->engines[p->nengines++] = e;
+		p->engines[p->nengines++] = e;	/* at most the 4 engines there are */
+		at += n;
+		if (!*at)
+			return 0;
 	}
-	if (p->nengines == 0) {
-		snprintf(err, len, "--engine: the list is empty; give psync, fadvise, io_uring and/or readstream");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static int parse_depths(const char *s, struct probe_plan *p, char *err, size_t len)
@@ -195,27 +201,43 @@ static int plan_time(const struct probe_opts *o, struct probe_plan *p, char *err
 	return 0;
 }
 
-/* --combine: readstream's only, and its buffers bounded. */
+int probe_cmd_check_buffers(const struct probe_plan *p, char *err, size_t len)
+{
+	unsigned maxd = 0;
+
+	for (unsigned i = 0; i < p->ndepths; i++)
+		maxd = p->depths[i] > maxd ? p->depths[i] : maxd;
+	for (unsigned i = 0; i < p->nengines; i++) {
+		bool stream = p->engines[i]->flags & ENGINE_COMBINE;
+		uint64_t read_bytes = (uint64_t)(stream ? p->combine : 1) * p->block_bytes;
+		char comb[32] = "";
+
+		if (p->engines[i] == &engine_psync || (uint64_t)maxd * read_bytes <= PROBE_MAX_BUF_BYTES)
+			continue;	/* psync runs at depth 1 */
+		if (stream)
+			snprintf(comb, sizeof(comb), " and --combine %u", p->combine);
+		snprintf(err, len, "--depth %u with blocks of %u bytes%s: %u reads of %" PRIu64 " bytes in flight need %" PRIu64 " MiB, more than the %u MiB of buffers allowed (depth x %sblock size, a fixed bound); lower one",
+			 maxd, p->block_bytes, comb, maxd, read_bytes,
+			 ((uint64_t)maxd * read_bytes) >> 20, PROBE_MAX_BUF_BYTES >> 20,
+			 stream ? "--combine x " : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --combine: readstream's only; then every engine's buffers bounded. */
 static int plan_combine(const struct probe_opts *o, struct probe_plan *p, char *err, size_t len)
 {
 	bool stream = false;
-	unsigned maxd = 0;
 
 	for (unsigned i = 0; i < p->nengines; i++)
 		stream |= (p->engines[i]->flags & ENGINE_COMBINE) != 0;
-	for (unsigned i = 0; i < p->ndepths; i++)
-		maxd = p->depths[i] > maxd ? p->depths[i] : maxd;
 	p->combine = o->combine ? (unsigned)o->combine : PROBE_CMD_COMBINE;
 	if (o->combine && !stream) {
 		snprintf(err, len, "--combine applies to the readstream engine only; add it to --engine or drop --combine");
 		return -EINVAL;
 	}
-	if (stream && (uint64_t)maxd * p->combine * p->block_bytes > PROBE_MAX_BUF_BYTES) {
-		snprintf(err, len, "--depth %u with --combine %u: %u reads of %u bytes in flight need more than the %u MiB of buffers allowed; lower one",
-			 maxd, p->combine, maxd, p->combine * p->block_bytes, PROBE_MAX_BUF_BYTES >> 20);
-		return -EINVAL;
-	}
-	return 0;
+	return probe_cmd_check_buffers(p, err, len);
 }
 
 /* What both forms share. */

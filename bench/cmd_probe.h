@@ -82,6 +82,14 @@ struct probe_curve {
 };
 
 /*
+ * Every engine's buffers (depth x block size, x --combine for readstream)
+ * within PROBE_MAX_BUF_BYTES: 0, or -EINVAL with ERR naming the depth, the
+ * block size and the bound. Checked before anything is written; the
+ * relation form checks again once the server's block size is known.
+ */
+int probe_cmd_check_buffers(const struct probe_plan *p, char *err, size_t len);
+
+/*
  * Open the files, check the plan against them, make the result folder and run
  * every point. ARGC/ARGV are the whole command line, for meta.json.
  * Returns the exit status: 0, 1 (a run failed), 2 (bad input).

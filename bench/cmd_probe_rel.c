@@ -110,6 +110,8 @@ static int rel_plan(const struct probe_opts *o, struct rel_run *r, struct probe_
 	p->paths = (const char *const *)rb->segments;
 	p->npaths = rb->nsegments;
 	p->block_bytes = rb->block_bytes;
+	if (!p->cache_check && probe_cmd_check_buffers(p, err, len) < 0)
+		return -EINVAL;
 	if (!(r->meta = rel_meta(o, r, p->cache_check || o->pattern)))
 		return -ENOMEM;
 	p->meta_extra = r->meta;

@@ -65,6 +65,8 @@ static int parse(int argc, char **argv, struct report_opts *o, enum report_forma
 	}
 	if (argc < 1 || argv[0][0] == '-')
 		return cmd_fail("report", -EINVAL, "give the result folder first: " USAGE), -EINVAL;
+	if (opts_check_text("result folder", argv[0], err, sizeof(err)) < 0)
+		return cmd_fail("report", -EINVAL, err), -EINVAL;
 	ret = stat(argv[0], &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 	if (ret < 0) {
 		snprintf(msg, sizeof(msg), "%s: %s; give a result folder written by eicbench sweep",

@@ -19,10 +19,12 @@
 #include <time.h>
 
 #include "bench/cmd.h"
+#include "bench/cmd_probe.h"
 #include "bench/opts.h"
 #include "bench/progress.h"
 #include "bench/record.h"
 #include "bench/server.h"
+#include "bench/sweep.h"
 #include "bench/verdict.h"
 #include "io/clock.h"
 
@@ -53,8 +55,8 @@ static const struct opt_desc run_table[] = {
 	  "rounds per sweep before --until-separated adds more" },
 	{ "max-runs", OPT_INT, offsetof(struct run_opts, max_runs), 1, 1000, "N", "10",
 	  "rounds per sweep at most (not with --quick)" },
-	{ "budget", OPT_SECONDS, offsetof(struct run_opts, budget_s), 0, 0, "TIME", "none",
-	  "each sweep starts no new round after this much time" },
+	{ "budget", OPT_SECONDS, offsetof(struct run_opts, budget_s), 0, 7 * 86400, "TIME", "none",
+	  "each sweep starts no new round after this much time (at most 7 days)" },
 	{ "query", OPT_STR, offsetof(struct run_opts, query), 0, 0, "LIST", "blog,sparse",
 	  "the query presets to sweep, comma-separated" },
 	{ "depths", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
@@ -315,6 +317,29 @@ static int split_queries(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* --eic and --depths as the steps will take them, before the folder is made;
+ * the replays run at every value of --eic but 0, at most 32 depths. */
+static int check_lists(const struct run *r, char *err, size_t errlen)
+{
+	const char *eic = r->o.eic ? r->o.eic : r->o.quick ? RUN_EIC_QUICK : RUN_EIC;
+	struct sweep_grid *g = calloc(1, sizeof(*g));
+	long long d[PROBE_CMD_MAX_DEPTHS];
+	int ret = g ? sweep_grid_add_eic(g, eic, err, errlen) : -ENOMEM, nonzero = 0;
+
+	for (int i = 0; ret == 0 && i < g->s[0].nvalues; i++)
+		nonzero += strcmp(g->s[0].values[i], "0") != 0;
+	free(g);
+	if (ret == 0 && !r->o.no_probe && nonzero > PROBE_CMD_MAX_DEPTHS) {
+		snprintf(err, errlen, "--eic: %d values besides 0; the replays run each as a depth, at most %d (or give --no-probe)",
+			 nonzero, PROBE_CMD_MAX_DEPTHS);
+		ret = -EINVAL;
+	}
+	if (ret == 0 && r->o.depths &&
+	    opts_parse_ll_list("depths", r->o.depths, 1, PROBE_MAX_DEPTH, d, PROBE_CMD_MAX_DEPTHS, err, errlen) < 0)
+		ret = -EINVAL;
+	return ret;
+}
+
 static int resolve(struct run *r, char *err, size_t errlen)
 {
 	struct run_opts *o = &r->o;
@@ -334,10 +359,10 @@ static int resolve(struct run *r, char *err, size_t errlen)
 	snprintf(r->seed, sizeof(r->seed), "%lld", o->seed ? o->seed : 1);
 	snprintf(r->runs, sizeof(r->runs), "%lld", o->runs);
 	snprintf(r->max_runs, sizeof(r->max_runs), "%lld", o->max_runs);
-	snprintf(r->budget, sizeof(r->budget), "%.0fs", o->budget_s);
+	snprintf(r->budget, sizeof(r->budget), "%.3fs", o->budget_s);
 	snprintf(r->port, sizeof(r->port), "%lld", o->srv.port);
-	snprintf(r->timeout, sizeof(r->timeout), "%.0fs", o->srv.timeout_s);
-	return split_queries(r, err, errlen);
+	snprintf(r->timeout, sizeof(r->timeout), "%.3fs", o->srv.timeout_s);
+	return split_queries(r, err, errlen) < 0 ? -EINVAL : check_lists(r, err, errlen);
 }
 
 static json_t *steps_json(const struct run *r)

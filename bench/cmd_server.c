@@ -283,8 +283,11 @@ int cmd_server(int argc, char **argv)
 	for (i = 0; verbs[i] && strcmp(verbs[i], argv[0]); i++)
 		;
 	if (!verbs[i]) {
+		char shown[200];
+
+		opts_escape(argv[0], shown, sizeof(shown));
 		fprintf(stderr, "eicbench server: unknown action '%s'; give one of init, start, stop, restart, status, cold\n",
-			argv[0]);
+			shown);
 		return EXIT_BAD_INPUT;
 	}
 	ret = opts_parse(server_table, &o, argc - 1, argv + 1, err, sizeof(err));

@@ -58,8 +58,8 @@ static const struct opt_desc sweep_table[] = {
 	  "after --runs rounds, add rounds until the recommendation is separated (see README) or --max-runs / --budget ends" },
 	{ "max-runs", OPT_INT, offsetof(struct sweep_opts, max_runs), 1, 1000, "N", "10",
 	  "with --until-separated: rounds at most (at least --runs)" },
-	{ "budget", OPT_SECONDS, offsetof(struct sweep_opts, budget_s), 0, 0, "TIME", "none",
-	  "with --until-separated: start no new round after this much time (e.g. 30m, 2h)" },
+	{ "budget", OPT_SECONDS, offsetof(struct sweep_opts, budget_s), 0, 7 * 86400, "TIME", "none",
+	  "with --until-separated: start no new round after this much time (e.g. 30m, 2h; at most 7 days)" },
 	{ "allow-override", OPT_FLAG, offsetof(struct sweep_opts, allow_override), 0, 0, NULL, NULL,
 	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
 	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
@@ -80,14 +80,10 @@ static int fail(int ret, const char *err)
 
 static int build_grid(const struct sweep_opts *o, struct sweep_grid *g, char *err, size_t errlen)
 {
-	char spec[4096];
-
 	memset(g, 0, sizeof(*g));
-	if (o->eic || o->set.n == 0) {
-		snprintf(spec, sizeof(spec), "%s=%s", SWEEP_EIC, o->eic ? o->eic : SWEEP_DEFAULT_EIC);
-		if (sweep_grid_add(g, spec, err, errlen) < 0)
-			return -EINVAL;
-	}
+	if ((o->eic || o->set.n == 0) &&
+	    sweep_grid_add_eic(g, o->eic ? o->eic : SWEEP_DEFAULT_EIC, err, errlen) < 0)
+		return -EINVAL;
 	for (int i = 0; i < o->set.n; i++) {
 		if (sweep_grid_add(g, o->set.v[i], err, errlen) < 0) {
 			if (o->eic && !strncmp(o->set.v[i], SWEEP_EIC "=", strlen(SWEEP_EIC) + 1))

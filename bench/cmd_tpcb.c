@@ -25,6 +25,13 @@
 #include "bench/tpcb_report.h"
 
 #define CMD "tpcb"
+/* -R: a mean gap of at most 1000 s between starts (the schedule's times
+ * stay far inside 64-bit nanoseconds); -L: from 1 µs (less would round to
+ * no limit) to 24h. */
+#define TPCB_RATE_MIN       0.001
+#define TPCB_RATE_MAX       10000000.0
+#define TPCB_LATENCY_MIN_MS 0.001
+#define TPCB_LATENCY_MAX_MS 86400000.0
 
 
 
@@ -135,7 +142,7 @@ static const struct opt_desc run_table[] = {
 	SERVER_OPTS(struct run_opts, srv),
 	{ "client", OPT_INT, RO(clients), 1, TPCB_MAX_CLIENTS, "N", "1", "number of clients (connections)", 'c' },
 	{ "jobs", OPT_INT, RO(threads), 1, TPCB_MAX_CLIENTS, "N", "1", "number of threads, at most -c", 'j' },
-	{ "time", OPT_SECONDS, RO(duration), 0, 0, "SECONDS", NULL, "run this long", 'T' },
+	{ "time", OPT_SECONDS, RO(duration), 0, 7 * 86400, "SECONDS", NULL, "run this long (at most 7 days)", 'T' },
 	{ "transactions", OPT_INT, RO(transactions), 1, INT64_MAX / TPCB_MAX_CLIENTS, "N", "10",
 	  "transactions per client (when no -T)", 't' },
 	{ "builtin", OPT_STR, RO(builtin), 0, 0, "NAME", "tpcb-like",
@@ -146,7 +153,7 @@ static const struct opt_desc run_table[] = {
 	{ "pipeline", OPT_INT, RO(pipeline), 1, TPCB_MAX_PIPELINE, "N", NULL,
 	  "keep up to N transactions of a client in flight (libpq pipeline mode, PostgreSQL 14+)" },
 	{ "scale", OPT_INT, RO(scale), 1, TPCB_MAX_SCALE, "N", NULL, "refuse to run unless the tables hold this scale", 's' },
-	{ "progress", OPT_SECONDS, RO(progress), 0, 0, "SECONDS", NULL, "print progress every SECONDS (stderr)", 'P' },
+	{ "progress", OPT_SECONDS, RO(progress), 0, 86400, "SECONDS", NULL, "print progress every SECONDS (stderr; at most 24h)", 'P' },
 	{ "report-per-command", OPT_FLAG, RO(per_statement), 0, 0, NULL, NULL, "report each statement's average latency", 'r' },
 	{ "rate", OPT_STR, RO(rate), 0, 0, "TPS", NULL, "start transactions on a Poisson schedule of TPS per second", 'R' },
 	{ "latency-limit", OPT_STR, RO(latency_limit), 0, 0, "MS", NULL,
@@ -154,7 +161,7 @@ static const struct opt_desc run_table[] = {
 	{ "max-tries", OPT_INT, RO(max_tries), 1, 1000000, "N", "1", "tries of a transaction hit by a serialization or deadlock failure" },
 	{ "seed", OPT_INT, RO(seed), 0, INT64_MAX, "S", "random", "seed of the clients' generators" },
 	{ "log", OPT_FLAG, RO(log), 0, 0, NULL, NULL, "write pgbench_log.* per-transaction logs into the result folder", 'l' },
-	{ "aggregate-interval", OPT_SECONDS, RO(aggregate), 0, 0, "SECONDS", NULL, "with -l: one log line per interval instead" },
+	{ "aggregate-interval", OPT_SECONDS, RO(aggregate), 0, 86400, "SECONDS", NULL, "with -l: one log line per interval instead (at most 24h)" },
 	{ "no-vacuum", OPT_FLAG, RO(no_vacuum), 0, 0, NULL, NULL, "skip the vacuum of branches and tellers and the emptying of history", 'n' },
 	{ "json", OPT_FLAG, RO(json), 0, 0, NULL, NULL, "print the figures as one JSON object on stdout (the text goes to stderr)" },
 	{ "out", OPT_STR, RO(out), 0, 0, "DIR", "results/<UTC>-tpcb", "result folder" },
@@ -163,17 +170,16 @@ static const struct opt_desc run_table[] = {
 
 #define RUN_USAGE "eicbench tpcb run [--datadir DIR | --dsn CONNINFO] [-c N] [-j N] [-T SECONDS | -t N] [-S | -N | -b NAME] [-M simple|extended|prepared] [--pipeline N] [-P SECONDS] [-r] [-R TPS] [-L MS] [--max-tries N] [--seed S] [-l [--aggregate-interval S]] [-n] [--json] [--out DIR]"
 
-/* A number above 0 from FLAG's text S. */
-static int positive(const char *flag, const char *what, const char *s, double *out,
-		    char *err, size_t errlen)
+/* A decimal number in [MIN, MAX] from FLAG's text S (already free of
+ * control characters: see opts.h). */
+static int bounded(const char *flag, const char *what, const char *s, double min, double max,
+		   double *out, char *err, size_t errlen)
 {
-	char *end;
-
 	if (!s)
 		return 0;
-	*out = strtod(s, &end);
-	if (end == s || *end || !isfinite(*out) || *out <= 0) {
-		snprintf(err, errlen, "%s '%s' is not allowed; give %s above 0", flag, s, what);
+	if (opts_parse_decimal(s, out, NULL) < 0 || *out < min || *out > max) {
+		snprintf(err, errlen, "%s '%.160s' is not allowed; give %s from %g to %.0f (a decimal number)",
+			 flag, s, what, min, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -219,10 +225,11 @@ static int make_config(const struct run_opts *o, struct tpcb_config *c, char *er
 		ret = -EINVAL;
 	}
 	if (ret == 0)
-		ret = positive("-R", "a rate in transactions per second", o->rate, &c->rate_tps, err, errlen);
+		ret = bounded("-R", "a rate in transactions per second", o->rate, TPCB_RATE_MIN,
+			      TPCB_RATE_MAX, &c->rate_tps, err, errlen);
 	if (ret == 0)
-		ret = positive("-L", "a latency limit in milliseconds", o->latency_limit,
-			       &c->latency_limit_ms, err, errlen);
+		ret = bounded("-L", "a latency limit in milliseconds (24h at most)", o->latency_limit,
+			      TPCB_LATENCY_MIN_MS, TPCB_LATENCY_MAX_MS, &c->latency_limit_ms, err, errlen);
 	if (ret < 0)
 		return ret;
 	c->clients = (int)o->clients;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/cmd.h"
+#include "bench/opts.h"
 
 #ifndef EICBENCH_VERSION
 #define EICBENCH_VERSION "unknown"
@@ -43,6 +44,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	char shown[200];
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;
@@ -59,7 +62,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);
-	fprintf(stderr, "eicbench: unknown command '%s'; the commands are:\n", argv[1]);
+	opts_escape(argv[1], shown, sizeof(shown));
+	fprintf(stderr, "eicbench: unknown command '%s'; the commands are:\n", shown);
 	usage(stderr);
 	return EXIT_BAD_INPUT;
 }

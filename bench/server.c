@@ -7,6 +7,7 @@
  */
 #include "bench/server.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -380,6 +381,8 @@ static int resolve_datadir(const struct server_cfg *cfg, struct server *s,
 	len = strlen(s->datadir);
 	while (len > 1 && s->datadir[len - 1] == '/')
 		s->datadir[--len] = '\0';
+	if (opts_check_text("--datadir", s->datadir, err, errlen) < 0)
+		return -EINVAL;	/* a newline would end a line of postgresql.conf */
 	if (strpbrk(s->datadir, "',\\\"")) {
 		snprintf(err, errlen, "--datadir '%s': quotes, commas and backslashes are not allowed in the path (it goes into the server's configuration and connection strings)",
 			 s->datadir);
@@ -765,6 +768,21 @@ static int run_initdb(struct server *s, const char *flag, char *err, size_t errl
 	return 0;
 }
 
+/* --listen goes into postgresql.conf between quotes: host names and
+ * addresses only (letters, digits, . : - % * and commas, spaces). */
+static int check_listen(const char *listen, char *err, size_t errlen)
+{
+	if (!listen || opts_check_text("--listen", listen, err, errlen) < 0)
+		return listen ? -EINVAL : 0;
+	for (const char *c = listen; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr(".:-%*, ", *c)) {
+			snprintf(err, errlen, "--listen '%.200s': '%c' is not allowed; give host names or addresses (letters, digits, . : - %% *), comma-separated, or *",
+				 listen, *c);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int server_init(struct server *s, const struct server_init_opts *io,
 		char *err, size_t errlen)
 {
@@ -782,6 +800,8 @@ int server_init(struct server *s, const struct server_init_opts *io,
 		return -EIO;
 	}
 	ret = checksums_flag(io ? io->checksums : NULL, version, &flag, err, errlen);
+	if (ret == 0)
+		ret = check_listen(listen, err, errlen);
 	if (ret < 0)
 		return ret;
 	if (listen && *listen && !tcp_port_free(s->port)) {

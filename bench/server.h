@@ -56,8 +56,8 @@ struct server_cfg {
 	  NULL, "command that restarts the --dsn server (run as argv, no shell)" }, \
 	{ "no-record-cmd", OPT_FLAG, offsetof(type, m.no_record_cmd), 0, 0, NULL, \
 	  NULL, "keep the --restart-cmd out of every record and message (else what looks like a secret in it is masked)" }, \
-	{ "timeout", OPT_SECONDS, offsetof(type, m.timeout_s), 0, 0, "SECS", \
-	  "120s", "bound on every wait for the server" }
+	{ "timeout", OPT_SECONDS, offsetof(type, m.timeout_s), 0, 86400, "SECS", \
+	  "120s", "bound on every wait for the server (at most 24h)" }
 
 void server_cfg_defaults(struct server_cfg *cfg);
 

@@ -14,6 +14,7 @@
 
 #include <ini.h>
 
+#include "bench/opts.h"
 #include "io/file.h"
 
 #define SWEEP_SECTION "sweep"
@@ -104,6 +105,12 @@ static int handler(void *user, const char *section, const char *key, const char 
 
 	if (p->err[0])
 		return 0;
+	if (opts_has_control(key) || opts_has_control(value)) {
+		char shown[200];
+
+		opts_escape(opts_has_control(key) ? key : value, shown, sizeof(shown));
+		return fail(p, p->line, "a control character (a tab or other) in", shown);
+	}
 	if (!strcmp(section, SWEEP_SECTION))
 		return sweep_option(p, key, value);
 	if (s < 0)
@@ -238,8 +245,11 @@ int stepfile_parse(const char *text, const char *name, struct stepfile *sf,
 int stepfile_load(const char *path, struct stepfile *sf, char *err, size_t errlen)
 {
 	char *text = NULL;
-	int ret = file_read_all(path, MAX_BYTES, &text, NULL);
+	int ret = opts_check_text("the sweep file", path, err, errlen);
 
+	if (ret < 0)
+		return ret;
+	ret = file_read_all(path, MAX_BYTES, &text, NULL);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: cannot read it (%s); give a sweep file (INI)", path,
 			 ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));

@@ -5,9 +5,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bench/opts.h"
 #include "io/rng.h"
@@ -23,8 +25,93 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
-static int add_values(struct sweep_setting *st, const char *list, char *err,
-		      size_t errlen)
+/* Units PostgreSQL takes after a number: memory in bytes, time in µs. */
+static const struct {
+	const char *name;
+	double scale;
+	char kind;
+} units[] = {
+	{ "B", 1, 'b' }, { "kB", 0x1p10, 'b' }, { "MB", 0x1p20, 'b' }, { "GB", 0x1p30, 'b' },
+	{ "TB", 0x1p40, 'b' }, { "us", 1, 't' }, { "ms", 1e3, 't' }, { "s", 1e6, 't' },
+	{ "min", 6e7, 't' }, { "h", 3.6e9, 't' }, { "d", 8.64e10, 't' },
+};
+
+/* A number with an optional unit as "<kind><value>" in KEY; false if V is none. */
+static bool number_key(const char *v, char *key, size_t len)
+{
+	const char *p = v + (*v == '+' || *v == '-');
+	char *end;
+	double x;
+
+	if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+	    (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
+		return false;
+	x = strtod(v, &end);
+	while (*end == ' ')
+		end++;
+	if (!isfinite(x))
+		return false;
+	if (!*end) {
+		snprintf(key, len, "n%.17g", x == 0 ? 0.0 : x);
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].name)) {
+			snprintf(key, len, "%c%.17g", units[i].kind, x == 0 ? 0.0 : x * units[i].scale);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The value V as the server would take it, as far as can be told without
+ * asking it: numbers by value (1, 01, +1 and 1.0 are one; 1MB and 1024kB,
+ * 1s and 1000ms too), on/true/yes and off/false/no, and other words without
+ * regard to case (enum values are read so).
+ */
+static void value_key(const char *v, char *key, size_t len)
+{
+	static const char *const on[] = { "on", "true", "yes", NULL }, *const off[] = { "off", "false", "no", NULL };
+	size_t i;
+
+	if (number_key(v, key, len))
+		return;
+	for (i = 0; on[i]; i++)
+		if (!strcasecmp(v, on[i]) || !strcasecmp(v, off[i])) {
+			snprintf(key, len, "%s", !strcasecmp(v, on[i]) ? "on" : "off");
+			return;
+		}
+	for (i = 0; v[i] && i + 2 < len; i++)
+		key[i + 1] = (char)tolower((unsigned char)v[i]);
+	key[0] = 'w';
+	key[i + 1] = '\0';
+}
+
+/* No value given twice, written alike or not. LABEL names the list. */
+static int check_twice(const struct sweep_setting *st, const char *label, char *err, size_t errlen)
+{
+	char a[SWEEP_VALUE_MAX + 32], b[SWEEP_VALUE_MAX + 32];
+
+	for (int i = 0; i < st->nvalues; i++) {
+		value_key(st->values[i], a, sizeof(a));
+		for (int k = 0; k < i; k++) {
+			value_key(st->values[k], b, sizeof(b));
+			if (strcmp(a, b))
+				continue;
+			if (!strcmp(st->values[k], st->values[i]))
+				snprintf(err, errlen, "%s: '%s' is given twice; give each value once",
+					 label, st->values[i]);
+			else
+				snprintf(err, errlen, "%s: '%s' and '%s' are the same value; give each value once",
+					 label, st->values[k], st->values[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int add_values(struct sweep_setting *st, const char *list, const char *label,
+		      char *err, size_t errlen)
 {
 	const char *p = list;
 
@@ -32,21 +119,14 @@ static int add_values(struct sweep_setting *st, const char *list, char *err,
 		size_t len = strcspn(p, ",");
 
 		if (len == 0 || len >= SWEEP_VALUE_MAX || st->nvalues == SWEEP_MAX_VALUES) {
-			snprintf(err, errlen, "--set %s=%s: %s", st->name, list,
+			snprintf(err, errlen, "%s: %s", label,
 				 len == 0 ? "an empty value; give comma-separated values" :
 				 len >= SWEEP_VALUE_MAX ? "a value is too long" :
 				 "too many values (at most 64)");
 			return -EINVAL;
 		}
 		memcpy(st->values[st->nvalues], p, len);
-		st->values[st->nvalues][len] = '\0';
-		for (int k = 0; k < st->nvalues; k++)
-			if (!strcmp(st->values[k], st->values[st->nvalues])) {
-				snprintf(err, errlen, "--set %s=%s: '%s' is given twice; give each value once",
-					 st->name, list, st->values[k]);
-				return -EINVAL;
-			}
-		st->nvalues++;
+		st->values[st->nvalues++][len] = '\0';
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -55,23 +135,13 @@ static int add_values(struct sweep_setting *st, const char *list, char *err,
 
 /* Whole numbers 0..1000 written the one way (no sign, no leading zero), so
  * that 1, 01 and +1 cannot run one value three times. */
-static int check_eic(const struct sweep_setting *st, char *err, size_t errlen)
+static int check_eic(const struct sweep_setting *st, const char *label, char *err, size_t errlen)
 {
-	char canon[32];
 	long long v;
 
 	for (int i = 0; i < st->nvalues; i++) {
-		if (opts_parse_ll(st->values[i], 0, 1000, &v) < 0) {
-			snprintf(err, errlen, "effective_io_concurrency: '%s' is not allowed; give whole numbers from 0 to 1000",
-				 st->values[i]);
-			return -EINVAL;
-		}
-		snprintf(canon, sizeof(canon), "%lld", v);
-		if (strcmp(canon, st->values[i])) {
-			snprintf(err, errlen, "effective_io_concurrency: '%s' is not written plainly; give %s",
-				 st->values[i], canon);
-			return -EINVAL;
-		}
+		if (opts_parse_ll(st->values[i], 0, 1000, &v) < 0)
+			return opts_ll_error(label, st->values[i], 0, 1000, err, errlen);
 	}
 	return 0;
 }
@@ -160,39 +230,65 @@ int sweep_step_add(struct sweep_grid *g, struct sweep_steps *st, const char *nam
 	return 0;
 }
 
-int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen)
+/* Setting NAME (checked) with the values of LIST; LABEL names them in messages. */
+static int add_setting(struct sweep_grid *g, const char *name, const char *list,
+		       const char *label, char *err, size_t errlen)
 {
-	const char *eq = strchr(spec, '=');
-	struct sweep_setting *st;
-	size_t len = eq ? (size_t)(eq - spec) : 0;
+	struct sweep_setting *st = &g->s[g->nsettings];
 
-	if (!eq || !valid_name(spec, len)) {
-		snprintf(err, errlen, "--set '%s': give NAME=V1,V2,... with a setting name in lower case", spec);
-		return -EINVAL;
-	}
-	if (g->nsettings == SWEEP_MAX_SETTINGS) {
-		snprintf(err, errlen, "--set '%s': at most %d settings may vary at once", spec, SWEEP_MAX_SETTINGS);
-		return -EINVAL;
-	}
-	st = &g->s[g->nsettings];
 	memset(st, 0, sizeof(*st));
-	memcpy(st->name, spec, len);
-	for (int i = 0; refused_settings[i]; i++)
-		if (!strcmp(st->name, refused_settings[i])) {
-			snprintf(err, errlen, "--set %s: trials run read-only, and this setting would change that; it cannot be varied",
-				 st->name);
-			return -EINVAL;
-		}
-	if (sweep_grid_find(g, st->name) >= 0) {
-		snprintf(err, errlen, "--set '%s': %s is already being varied", spec, st->name);
-		return -EINVAL;
-	}
-	if (add_values(st, eq + 1, err, errlen) < 0)
-		return -EINVAL;
-	if (!strcmp(st->name, SWEEP_EIC) && check_eic(st, err, errlen) < 0)
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	if (add_values(st, list, label, err, errlen) < 0 ||
+	    (!strcmp(st->name, SWEEP_EIC) && check_eic(st, label, err, errlen) < 0) ||
+	    check_twice(st, label, err, errlen) < 0)
 		return -EINVAL;
 	g->nsettings++;
 	return 0;
+}
+
+int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen)
+{
+	const char *eq = strchr(spec, '=');
+	char name[SWEEP_NAME_MAX], label[SWEEP_NAME_MAX + 200];
+	size_t len = eq ? (size_t)(eq - spec) : 0;
+
+	if (opts_check_text("--set", spec, err, errlen) < 0)
+		return -EINVAL;
+	if (!eq || !valid_name(spec, len)) {
+		snprintf(err, errlen, "--set '%.200s': give NAME=V1,V2,... with a setting name in lower case", spec);
+		return -EINVAL;
+	}
+	if (g->nsettings == SWEEP_MAX_SETTINGS) {
+		snprintf(err, errlen, "--set '%.200s': at most %d settings may vary at once", spec, SWEEP_MAX_SETTINGS);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)len, spec);
+	for (int i = 0; refused_settings[i]; i++)
+		if (!strcmp(name, refused_settings[i])) {
+			snprintf(err, errlen, "--set %s: trials run read-only, and this setting would change that; it cannot be varied",
+				 name);
+			return -EINVAL;
+		}
+	if (sweep_grid_find(g, name) >= 0) {
+		snprintf(err, errlen, "--set '%.200s': %s is already being varied", spec, name);
+		return -EINVAL;
+	}
+	snprintf(label, sizeof(label), "--set %.*s", (int)(sizeof(label) - 8), spec);
+	return add_setting(g, name, eq + 1, label, err, errlen);
+}
+
+int sweep_grid_add_eic(struct sweep_grid *g, const char *list, char *err, size_t errlen)
+{
+	char label[200];
+
+	if (opts_check_text("--eic", list, err, errlen) < 0)
+		return -EINVAL;
+	if (sweep_grid_find(g, SWEEP_EIC) >= 0 || g->nsettings == SWEEP_MAX_SETTINGS) {
+		snprintf(err, errlen, "--eic %.160s: %s is already being varied", list, SWEEP_EIC);
+		return -EINVAL;
+	}
+	snprintf(label, sizeof(label), "--eic %.160s", list);
+	return add_setting(g, SWEEP_EIC, list, label, err, errlen);
 }
 
 const char *sweep_value(const struct sweep_plan *p, int combo, int i)

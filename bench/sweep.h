@@ -72,10 +72,14 @@ struct sweep_plan {
 
 /*
  * Add "NAME=V1,V2,..." to the grid. Values of effective_io_concurrency must
- * be whole numbers 0..1000; other names must look like setting names (the
- * server checks them later). -EINVAL with ERR naming the value.
+ * be whole numbers 0..1000 written plainly; other names must look like
+ * setting names (the server checks them later). No value may be given twice,
+ * also not written another way (01 and 1, 1MB and 1024kB, on and true,
+ * Fsync and fsync). -EINVAL with ERR naming the value ("--set SPEC: ...").
  */
 int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen);
+/* The same for effective_io_concurrency's LIST as --eic gives it ("--eic LIST: ..."). */
+int sweep_grid_add_eic(struct sweep_grid *g, const char *list, char *err, size_t errlen);
 
 /* The index of setting NAME in the grid, or -1. */
 int sweep_grid_find(const struct sweep_grid *g, const char *name);

@@ -1,7 +1,9 @@
 /*
  * test_opts: the option table parser: every type, both "--x v" and "--x=v",
  * short aliases ("-c 4", "-c4", bundled flags), range errors that name the
- * flag and the range, lists, sizes, durations.
+ * flag and the range, lists, sizes, durations; the strict rules: numbers
+ * written plainly, lists without repeats, durations bounded, no control
+ * characters in strings and positional paths (shown escaped).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +12,11 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench/opts.h"
 
@@ -30,6 +36,8 @@ static const struct opt_desc table[] = {
 	{ "name", OPT_STR, offsetof(struct cfg, name), 0, 0, "S", NULL, "a name" },
 	{ "flag", OPT_FLAG, offsetof(struct cfg, flag), 0, 0, NULL, NULL, "a flag" },
 	{ "set", OPT_LIST, offsetof(struct cfg, set), 0, 0, "K=V", NULL, "repeatable" },
+	{ "wait", OPT_SECONDS, offsetof(struct cfg, dur), 0, 86400, "T", NULL, "at most a day" },
+	{ "delta", OPT_INT, offsetof(struct cfg, rows), -10, 10, "N", NULL, "signed" },
 	{ 0 }
 };
 
@@ -66,6 +74,24 @@ static void good_values(void **state)
 	assert_string_equal(c.set.v[1], "b=2");
 }
 
+/* The bounds themselves, and text past ASCII, are taken. */
+static void edges(void **state)
+{
+	char *edge[] = { "--duration", "168h", "--wait=24h", "--delta", "-10", "--name", "caf\xc3\xa9", NULL };
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+
+	(void)state;
+	assert_int_equal(parse(&c, edge, err), 0);
+	assert_float_equal(c.dur, 86400, 1e-9);	/* the last one given */
+	assert_int_equal(c.rows, -10);
+	assert_string_equal(c.name, "caf\xc3\xa9");
+	edge[1] = "1ms";
+	edge[2] = "--wait=0.001";
+	assert_int_equal(parse(&c, edge, err), 0);
+	assert_float_equal(c.dur, 0.001, 1e-12);
+}
+
 static const struct bad_case {
 	const char *a, *b, *msg;
 } bad[] = {
@@ -75,12 +101,53 @@ static const struct bad_case {
 	{ "--rows", "1001", "from 1 to 1000" },
 	{ "--bs", "100", "--bs: '100' is not allowed" },
 	{ "--bs", "8q", "'8q' is not allowed" },
-	{ "--duration", "0", "more than 0" },
+	{ "--duration", "0", "--duration: '0' is not allowed; give a duration from 1ms to 168h (7 days)" },
 	{ "--duration", "-1s", "--duration: '-1s'" },
 	{ "--nope", "1", "unknown option '--nope'" },
 	{ "stray", NULL, "unexpected argument 'stray'" },
 	{ "--flag=1", NULL, "--flag takes no value" },
 	{ "--rows", NULL, "--rows needs a value" },
+	/* whole numbers written plainly, the plain form named */
+	{ "--rows", "012", "--rows: '012' is not written plainly; give 12" },
+	{ "--rows", "+12", "'+12' is not written plainly; give 12" },
+	{ "--rows", " 12", "' 12' is not written plainly; give 12" },
+	{ "--rows", "12 ", "'12 ' is not allowed; give a whole number from 1 to 1000" },
+	{ "--rows", "1e2", "'1e2' is not allowed" },
+	{ "--rows", "0x10", "'0x10' is not allowed" },
+	{ "--rows", "", "'' is not allowed" },
+	{ "--rows", "0012000", "'0012000' is not allowed; give a whole number from 1 to 1000" },
+	{ "--delta", "-05", "--delta: '-05' is not written plainly; give -5" },
+	{ "--delta", "-0", "'-0' is not written plainly; give 0" },
+	{ "--delta", "-11", "from -10 to 10" },
+	{ "--rows", "99999999999999999999999", "is not allowed" },
+	{ "--bs", "08k", "--bs: '08k' is not allowed" },
+	{ "--bs", "+8k", "'+8k' is not allowed" },
+	/* durations: a decimal number, bounded, the bound named */
+	{ "--duration", "1e306h", "--duration: '1e306h' is not allowed; give a duration from 1ms to 168h (7 days)" },
+	{ "--duration", "169h", "to 168h (7 days)" },
+	{ "--duration", "nan", "'nan' is not allowed" },
+	{ "--duration", "inf", "'inf' is not allowed" },
+	{ "--duration", "0x10", "'0x10' is not allowed" },
+	{ "--duration", "1e3", "'1e3' is not allowed" },
+	{ "--duration", "01s", "'01s' is not allowed" },
+	{ "--duration", ".5s", "'.5s' is not allowed" },
+	{ "--duration", "1.s", "'1.s' is not allowed" },
+	{ "--duration", "0.0005", "from 1ms" },
+	{ "--duration", "99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999h",
+	  "is not allowed" },
+	{ "--wait", "25h", "--wait: '25h' is not allowed; give a duration from 1ms to 24h" },
+	{ "--wait", "86401", "to 24h" },
+	/* strings: no control characters, shown escaped */
+	{ "--name", "a\nb", "--name: 'a\\nb' holds a control character; give printable characters only" },
+	{ "--name", "\t", "'\\t' holds a control character" },
+	{ "--name", "x\ry", "'x\\ry' holds" },
+	{ "--name", "a\x7f", "'a\\x7f' holds" },
+	{ "--name", "\x1b[31m", "'\\x1b[31m' holds" },
+	{ "--set", "k=1\n", "--set: 'k=1\\n' holds a control character" },
+	{ "--rows", "1\n", "'1\\n' is not allowed" },
+	{ "--na\nme", "x", "unknown option '--na\\nme'" },
+	{ "a\nb", NULL, "unexpected argument 'a\\nb'" },
+	{ "-\x01", NULL, "unknown option '-\\x01'" },
 };
 
 /* Every case must fail with a message holding its text. */
@@ -207,6 +274,18 @@ static void lists(void **state)
 	assert_int_equal(opts_parse_ll_list("eic", "1,1001", 0, 1000, v, 8, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--eic: '1001' is not allowed"));
 	assert_int_equal(opts_parse_ll_list("eic", "1,2,3", 0, 1000, v, 2, err, sizeof(err)), -EINVAL);
+	/* one value in two spellings, or twice */
+	assert_int_equal(opts_parse_ll_list("depth", "4,04", 1, 4096, v, 8, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--depth: '04' is not written plainly; give 4");
+	assert_int_equal(opts_parse_ll_list("depth", "+4", 1, 4096, v, 8, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "give 4"));
+	assert_int_equal(opts_parse_ll_list("depth", "1,4,2,4", 1, 4096, v, 8, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--depth: 4 is given twice; give each value once");
+	assert_int_equal(opts_parse_ll_list("depth", "4097", 1, 4096, v, 8, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "from 1 to 4096"));
+	assert_int_equal(opts_parse_ll_list("depth", "1,\n2", 1, 4096, v, 8, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'1,\\n2' holds a control character"));
+	assert_int_equal(opts_parse_ll_list("depth", "4096,1", 1, 4096, v, 8, err, sizeof(err)), 2);
 }
 
 static void sizes_and_seconds(void **state)
@@ -225,12 +304,103 @@ static void sizes_and_seconds(void **state)
 	assert_int_equal(opts_parse_seconds("1.5h", &s), 0);
 	assert_float_equal(s, 5400, 1e-9);
 	assert_int_equal(opts_parse_seconds("3 s", &s), -EINVAL);
+	assert_int_equal(opts_parse_seconds("0.25", &s), 0);
+	assert_float_equal(s, 0.25, 1e-12);
+	assert_int_equal(opts_parse_seconds("500ms", &s), 0);
+	assert_float_equal(s, 0.5, 1e-12);
+	assert_int_equal(opts_parse_seconds("1e306h", &s), -EINVAL);
+	assert_int_equal(opts_parse_size("08k", &b), -EINVAL);
+	assert_int_equal(opts_parse_size("0", &b), 0);
+}
+
+static void decimals(void **state)
+{
+	const char *rest;
+	double v;
+
+	(void)state;
+	assert_int_equal(opts_parse_decimal("1.5", &v, NULL), 0);
+	assert_float_equal(v, 1.5, 1e-12);
+	assert_int_equal(opts_parse_decimal("0.001", &v, NULL), 0);
+	assert_int_equal(opts_parse_decimal("10", &v, NULL), 0);
+	static const char *const bad[] = { "", "1.", ".5", "01", "+1", "-1", "1e3", "0x1", "nan",
+		"inf", " 1", "1 ", "1.5x", NULL };
+	for (int i = 0; bad[i]; i++)
+		if (opts_parse_decimal(bad[i], &v, NULL) != -EINVAL)
+			fail_msg("'%s' was taken", bad[i]);
+	assert_int_equal(opts_parse_decimal("2.5ms", &v, &rest), 0);
+	assert_string_equal(rest, "ms");
+}
+
+static void bounds_named(void **state)
+{
+	char buf[48];
+
+	(void)state;
+	opts_format_seconds(86400, buf, sizeof(buf));
+	assert_string_equal(buf, "24h");
+	opts_format_seconds(7 * 86400, buf, sizeof(buf));
+	assert_string_equal(buf, "168h (7 days)");
+	opts_format_seconds(120, buf, sizeof(buf));
+	assert_string_equal(buf, "2m");
+	opts_format_seconds(90, buf, sizeof(buf));
+	assert_string_equal(buf, "90s");
+}
+
+static void escaping(void **state)
+{
+	char buf[256], big[400], err[OPT_ERR_MAX];
+
+	(void)state;
+	opts_escape("a\nb\tc\rd\x01" "e\x7f", buf, sizeof(buf));
+	assert_string_equal(buf, "a\\nb\\tc\\rd\\x01e\\x7f");
+	assert_false(opts_has_control("caf\xc3\xa9 / x"));
+	assert_true(opts_has_control("x\x7f"));
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	opts_escape(big, buf, sizeof(buf));	/* cut, and said so */
+	assert_int_equal(strlen(buf), 163);
+	assert_string_equal(buf + 160, "...");
+	opts_escape("\n\n\n", buf, 6);	/* never past the buffer */
+	assert_true(strlen(buf) < 6);
+	assert_int_equal(opts_check_text("--x", "ok", err, sizeof(err)), 0);
+	assert_int_equal(opts_check_text("--x", "\n", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--x: '\\n' holds a control character; give printable characters only (no newline, tab or other control character)");
+}
+
+static void paths_checked(void **state)
+{
+	char dir[] = "/tmp/eicbench-opts.XXXXXX", other[64], dot[64], err[OPT_ERR_MAX];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(other, sizeof(other), "%s/b", dir);
+	snprintf(dot, sizeof(dot), "%s/.", dir);
+	assert_int_equal(mkdir(other, 0700), 0);
+	{
+		char *fine[] = { dir, other, "/nonexistent/a", "/nonexistent/b" };
+		char *twice[] = { dir, other, dir };
+		char *same[] = { dir, dot };
+		char *ctl[] = { dir, "x\ny" };
+
+		assert_int_equal(opts_check_paths("result folder", fine, 4, err, sizeof(err)), 0);
+		assert_int_equal(opts_check_paths("result folder", twice, 3, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "result folder: '"));
+		assert_non_null(strstr(err, "' is given twice; give each once"));
+		assert_int_equal(opts_check_paths("result folder", same, 2, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "are the same; give each once"));
+		assert_int_equal(opts_check_paths("result folder", ctl, 2, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "'x\\ny' holds a control character"));
+	}
+	rmdir(other);
+	rmdir(dir);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_values),
+		cmocka_unit_test(edges),
 		cmocka_unit_test(bad_values),
 		cmocka_unit_test(help),
 		cmocka_unit_test(short_aliases),
@@ -238,6 +408,10 @@ int main(void)
 		cmocka_unit_test(short_usage),
 		cmocka_unit_test(lists),
 		cmocka_unit_test(sizes_and_seconds),
+		cmocka_unit_test(decimals),
+		cmocka_unit_test(bounds_named),
+		cmocka_unit_test(escaping),
+		cmocka_unit_test(paths_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,6 +71,10 @@ static void paths(void **state)
 	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
 	assert_non_null(strstr(err, "must be at most"));
 
+	cfg.datadir = "/tmp/a\nport = 1";	/* never into postgresql.conf */
+	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);
+	assert_non_null(strstr(err, "--datadir: '/tmp/a\\nport = 1' holds a control character"));
+
 	cfg.datadir = NULL;
 	cfg.pgbin = "/nonexistent";
 	assert_int_equal(resolve(&cfg, &s, err), -EINVAL);

@@ -115,7 +115,21 @@ static const struct { const char *text, *words; } bad[] = {
 	{ "[a]\nFsync = off\n", "line 1: step 'a': Fsync = off: not a setting name" },
 	{ "[a]\nfsync =\n", "line 2: a setting without a value" },
 	{ "[a/b]\n", "line 1: step 'a/b'" },
+	{ "[a]\nwork_mem = 4\tMB\n", "line 2: a control character (a tab or other) in '4\\tMB'" },
+	{ "[sweep]\nquery = q\x01.sql\n[a]\n", "line 2: a control character (a tab or other) in 'q\\x01.sql'" },
 };
+
+/* A sweep file's name with a control character is refused before it is read. */
+static void path_refused(void **state)
+{
+	struct stepfile *sf = calloc(1, sizeof(*sf));
+	char err[1024] = "";
+
+	(void)state;
+	assert_int_equal(stepfile_load("/tmp/a\nb.ini", sf, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "the sweep file: '/tmp/a\\nb.ini' holds a control character; give printable characters only (no newline, tab or other control character)");
+	free(sf);
+}
 
 static void refused(void **state)
 {
@@ -139,6 +153,7 @@ int main(void)
 		cmocka_unit_test(cumulative_steps),
 		cmocka_unit_test(independent_steps),
 		cmocka_unit_test(refused),
+		cmocka_unit_test(path_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

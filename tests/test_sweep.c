@@ -20,7 +20,7 @@ static const struct grid_case {
 	{ "effective_io_concurrency=0,1,2,4,1000", NULL, 5 },
 	{ "work_mem=4MB,64MB", NULL, 2 },
 	{ "io_combine_limit=1", NULL, 1 },
-	{ "effective_io_concurrency=1001", "'1001' is not allowed; give whole numbers from 0 to 1000", 0 },
+	{ "effective_io_concurrency=1001", "--set effective_io_concurrency=1001: '1001' is not allowed; give a whole number from 0 to 1000", 0 },
 	{ "effective_io_concurrency=-1", "'-1' is not allowed", 0 },
 	{ "effective_io_concurrency=4x", "'4x' is not allowed", 0 },
 	{ "effective_io_concurrency=", "an empty value", 0 },
@@ -29,6 +29,27 @@ static const struct grid_case {
 	{ "Work_Mem=1", "give NAME=V1,V2", 0 },
 	{ "=1", "give NAME=V1,V2", 0 },
 	{ "effective_io_concurrency=1,16,1", "'1' is given twice", 0 },
+	/* one value written two ways: plain numbers only for eic, the rest normalised */
+	{ "effective_io_concurrency=1,01,+1", "--set effective_io_concurrency=1,01,+1: '01' is not written plainly; give 1", 0 },
+	{ "effective_io_concurrency=4, 8", "' 8' is not written plainly; give 8", 0 },
+	{ "work_mem=4MB,4096kB", "--set work_mem=4MB,4096kB: '4MB' and '4096kB' are the same value; give each value once", 0 },
+	{ "work_mem=1GB,1024 MB", "'1GB' and '1024 MB' are the same value", 0 },
+	{ "io_combine_limit=16,016", "'16' and '016' are the same value", 0 },
+	{ "io_combine_limit=+16,16", "'+16' and '16' are the same value", 0 },
+	{ "random_page_cost=1.1,1.10", "'1.1' and '1.10' are the same value", 0 },
+	{ "random_page_cost=0,-0", "'0' and '-0' are the same value", 0 },
+	{ "checkpoint_timeout=5min,300s", "'5min' and '300s' are the same value", 0 },
+	{ "commit_delay=1000us,1ms", "'1000us' and '1ms' are the same value", 0 },
+	{ "fsync=on,true", "'on' and 'true' are the same value", 0 },
+	{ "fsync=off,No", "'off' and 'No' are the same value", 0 },
+	{ "wal_sync_method=fsync,FSYNC", "'fsync' and 'FSYNC' are the same value", 0 },
+	{ "work_mem=4MB,4MB", "'4MB' is given twice", 0 },
+	{ "work_mem=4MB\n,8MB", "--set: 'work_mem=4MB\\n,8MB' holds a control character", 0 },
+	/* alike only in look: kept */
+	{ "work_mem=4MB,4GB,4096", NULL, 3 },
+	{ "fsync=on,off", NULL, 2 },
+	{ "random_page_cost=1.1,1.01,0x10,16", NULL, 4 },
+	{ "commit_delay=1ms,1s,1min", NULL, 3 },
 };
 
 static void grids(void **state)
@@ -58,6 +79,28 @@ static void twice(void **state)
 	(void)state;
 	assert_int_equal(sweep_grid_add(&g, "work_mem=1MB", err, sizeof(err)), 0);
 	assert_int_equal(sweep_grid_add(&g, "work_mem=2MB", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "already being varied"));
+}
+
+/* --eic's own list: messages name --eic and the list. */
+static void eic_list(void **state)
+{
+	struct sweep_grid g = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(sweep_grid_add_eic(&g, "4,04", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--eic 4,04: '04' is not written plainly; give 4");
+	assert_int_equal(sweep_grid_add_eic(&g, "4,16,4", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--eic 4,16,4: '4' is given twice; give each value once");
+	assert_int_equal(sweep_grid_add_eic(&g, "2000", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--eic 2000: '2000' is not allowed; give a whole number from 0 to 1000");
+	assert_int_equal(sweep_grid_add_eic(&g, "1\t2", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--eic: '1\\t2' holds a control character"));
+	assert_int_equal(g.nsettings, 0);
+	assert_int_equal(sweep_grid_add_eic(&g, "0,1,1000", err, sizeof(err)), 0);
+	assert_int_equal(g.s[0].nvalues, 3);
+	assert_int_equal(sweep_grid_add_eic(&g, "2", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "already being varied"));
 }
 
@@ -189,6 +232,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grids),
 		cmocka_unit_test(twice),
+		cmocka_unit_test(eic_list),
 		cmocka_unit_test(combinations),
 		cmocka_unit_test(rounds),
 		cmocka_unit_test(keys),

@@ -24,7 +24,7 @@ ok() {
 		echo "ok $n - $desc"
 	else
 		echo "not ok $n - $desc"
-		echo "$out" | sed 's/^/#   /'
+		printf "%s\n" "$out" | sed 's/^/#   /'
 		nfail=$((nfail + 1))
 	fi
 }
@@ -35,11 +35,11 @@ fails() {
 	n=$((n + 1))
 	out=$("$@" 2>&1)
 	rc=$?
-	if [ "$rc" -eq "$want" ] && echo "$out" | grep -q -- "$pat"; then
+	if [ "$rc" -eq "$want" ] && printf "%s\n" "$out" | grep -q -- "$pat"; then
 		echo "ok $n - $desc"
 	else
 		echo "not ok $n - $desc (exit $rc, wanted $want and /$pat/)"
-		echo "$out" | sed 's/^/#   /'
+		printf "%s\n" "$out" | sed 's/^/#   /'
 		nfail=$((nfail + 1))
 	fi
 }

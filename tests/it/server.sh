@@ -75,7 +75,7 @@ cleanup_dirs="$cleanup_dirs $T/tcp1"
 ok "start with TCP" "$EB" server start --datadir "$T/tcp1"
 fails 2 "in use" "a port in use is refused" "$EB" server init --datadir "$T/tcp2" --port 54392 --listen 127.0.0.1
 
-fails 2 "at most 24 h" "an unbounded timeout is refused" "$EB" server status --datadir "$D" --timeout 100000
+fails 2 "--timeout: .100000. is not allowed; give a duration from 1ms to 24h" "an unbounded timeout is refused" "$EB" server status --datadir "$D" --timeout 100000
 fails 2 "quotes, commas and backslashes" "a data directory with a quote is refused" "$EB" server init --datadir "$T/it's"
 
 ok "stop" "$EB" server stop --datadir "$D"

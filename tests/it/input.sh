@@ -1,0 +1,158 @@
+# Input checked strictly, on the real binary: numbers written plainly, lists
+# without repeats, durations, depths and buffers bounded, no control
+# characters in paths and strings. Every refusal exits 2 with a message
+# naming the option, the value (control characters escaped) and what is
+# allowed, and writes nothing: no result folder, no data directory. No
+# cluster is needed: every refusal comes before a server is touched.
+. tests/it/lib.sh
+cd "$T" || exit 1
+F=$T/file
+head -c 1048576 /dev/zero >"$F"
+mkdir "$T/a" "$T/b"
+NL='
+'
+TAB='	'
+
+# nothing DESCRIPTION: no result folder (results/ here, or $T/out) was made
+nothing() {
+	made=$(ls -d "$T/results" "$T/out" 2>/dev/null)
+	same "$1: nothing written" "$made" ""
+	rm -rf "$T/results" "$T/out"
+}
+
+# refused PATTERN DESCRIPTION COMMAND...: exit 2, the message, nothing written
+refused() {
+	fails 2 "$1" "$2" "$@"
+	nothing "$2"
+}
+# fails takes PATTERN DESCRIPTION then the command: shift them off for it
+refused() {
+	pat=$1; desc=$2; shift 2
+	fails 2 "$pat" "$desc" "$@"
+	nothing "$desc"
+}
+
+# Numbers written one way only; lists without repeats.
+refused "--depth: '04' is not written plainly; give 4" "probe --depth 4,04" \
+	"$EB" probe --file "$F" --depth 4,04 --count 8 --out "$T/out"
+refused "--depth: 4 is given twice; give each value once" "probe --depth 4,4" \
+	"$EB" probe --file "$F" --depth 4,4 --count 8 --out "$T/out"
+refused "--engine: 'psync' is given twice; give each engine once" "probe --engine psync,psync" \
+	"$EB" probe --file "$F" --engine psync,psync --count 8 --out "$T/out"
+refused "--engine: an empty item" "probe --engine psync,,io_uring" \
+	"$EB" probe --file "$F" --engine psync,,io_uring --count 8 --out "$T/out"
+refused "--seed: '01' is not written plainly; give 1" "probe --seed 01" \
+	"$EB" probe --file "$F" --seed 01 --count 8
+refused "--count: '+8' is not written plainly; give 8" "probe --count +8" \
+	"$EB" probe --file "$F" --count +8
+refused "--eic 1,01: '01' is not written plainly; give 1" "sweep --eic 1,01" \
+	"$EB" sweep --datadir "$T/pg" --eic 1,01 --out "$T/out"
+refused "--set work_mem=4MB,4096kB: '4MB' and '4096kB' are the same value" "sweep --set with one value twice" \
+	"$EB" sweep --datadir "$T/pg" --set work_mem=4MB,4096kB --out "$T/out"
+refused "--runs: '03' is not written plainly; give 3" "sweep --runs 03" \
+	"$EB" sweep --datadir "$T/pg" --runs 03 --out "$T/out"
+refused "--depths: '04' is not written plainly; give 4" "run --depths 1,04" \
+	"$EB" run --datadir "$T/pg" --depths 1,04 --out "$T/out"
+refused "--depths: 2 is given twice" "run --depths 1,2,2" \
+	"$EB" run --datadir "$T/pg" --depths 1,2,2 --out "$T/out"
+refused "--depths: '4097' is not allowed; give a whole number from 1 to 4096" "run --depths past io_uring's ring" \
+	"$EB" run --datadir "$T/pg" --depths 1,4097 --out "$T/out"
+refused "--eic 0,1,+1: '+1' is not written plainly; give 1" "run --eic 0,1,+1" \
+	"$EB" run --datadir "$T/pg" --eic 0,1,+1 --out "$T/out"
+refused "--rows: '010000' is not written plainly; give 10000" "run --rows 010000" \
+	"$EB" run --datadir "$T/pg" --rows 010000 --out "$T/out"
+refused "--set work_mem=1MB,1024kB: '1MB' and '1024kB' are the same value" "confsweep --set with one value twice" \
+	"$EB" confsweep --datadir "$T/pg" --set work_mem=1MB,1024kB --out "$T/out"
+refused "--client: '04' is not written plainly; give 4" "confsweep -c 04" \
+	"$EB" confsweep --datadir "$T/pg" --set work_mem=1MB -c 04 --out "$T/out"
+refused "--rows: '0100' is not written plainly; give 100" "load --rows 0100" \
+	"$EB" load --datadir "$T/pg" --rows 0100
+refused "--client: '01' is not written plainly; give 1" "tpcb run -c 01" \
+	"$EB" tpcb run --datadir "$T/pg" -c 01 -t 1 --out "$T/out"
+refused "--scale: '0010' is not written plainly; give 10" "tpcb init -s 0010" \
+	"$EB" tpcb init --datadir "$T/pg" -s 0010
+refused "--port: '054450' is not written plainly; give 54450" "server init --port 054450" \
+	"$EB" server init --datadir "$T/pg" --port 054450
+same "server init made no data directory" "$(ls -d "$T/pg" 2>/dev/null)" ""
+
+# Durations bounded, the bound named; no NaN, infinity or exponent.
+refused "--duration: '1e306h' is not allowed; give a duration from 1ms to 24h" "probe --duration 1e306h" \
+	"$EB" probe --file "$F" --duration 1e306h --out "$T/out"
+refused "--duration: '25h' is not allowed; give a duration from 1ms to 24h" "probe --duration 25h" \
+	"$EB" probe --file "$F" --duration 25h --out "$T/out"
+refused "--duration: 'nan' is not allowed" "probe --duration nan" \
+	"$EB" probe --file "$F" --duration nan --out "$T/out"
+refused "--budget: '200h' is not allowed; give a duration from 1ms to 168h (7 days)" "sweep --budget 200h" \
+	"$EB" sweep --datadir "$T/pg" --until-separated --budget 200h --out "$T/out"
+refused "--budget: '1e306h' is not allowed; give a duration from 1ms to 168h (7 days)" "run --budget 1e306h" \
+	"$EB" run --datadir "$T/pg" --budget 1e306h --out "$T/out"
+refused "--time: '1e306h' is not allowed; give a duration from 1ms to 24h" "confsweep -T 1e306h" \
+	"$EB" confsweep --datadir "$T/pg" --set work_mem=1MB -T 1e306h --out "$T/out"
+refused "--warmup 1e306h: give a time from 0 to 24h" "confsweep --warmup 1e306h" \
+	"$EB" confsweep --datadir "$T/pg" --set work_mem=1MB --warmup 1e306h --out "$T/out"
+refused "--time: '1e306h' is not allowed; give a duration from 1ms to 168h (7 days)" "tpcb run -T 1e306h" \
+	"$EB" tpcb run --datadir "$T/pg" -T 1e306h --out "$T/out"
+refused "--progress: 'inf' is not allowed; give a duration from 1ms to 24h" "tpcb run -P inf" \
+	"$EB" tpcb run --datadir "$T/pg" -T 1 -P inf --out "$T/out"
+refused "-R '1e-300' is not allowed; give a rate in transactions per second from 0.001 to 10000000" "tpcb run -R 1e-300" \
+	"$EB" tpcb run --datadir "$T/pg" -T 1 -R 1e-300 --out "$T/out"
+refused "-L '1e306' is not allowed; give a latency limit in milliseconds (24h at most) from 0.001 to 86400000" "tpcb run -L 1e306" \
+	"$EB" tpcb run --datadir "$T/pg" -T 1 -L 1e306 --out "$T/out"
+refused "--timeout: '25h' is not allowed; give a duration from 1ms to 24h" "server status --timeout 25h" \
+	"$EB" server status --datadir "$T/pg" --timeout 25h
+
+# Depths and buffers bounded, the bound named.
+refused "--depth: '4097' is not allowed; give a whole number from 1 to 4096" "probe --depth 4097" \
+	"$EB" probe --file "$F" --depth 4097 --count 8 --out "$T/out"
+refused "--depth 4096 with blocks of 1048576 bytes: 4096 reads of 1048576 bytes in flight need 4096 MiB, more than the 256 MiB of buffers allowed" \
+	"probe --depth 4096 --bs 1m" "$EB" probe --file "$F" --depth 4096 --bs 1m --count 8 --out "$T/out"
+refused "need 512 MiB, more than the 256 MiB of buffers allowed (depth x --combine x block size" "probe readstream --depth 4096" \
+	"$EB" probe --file "$F" --engine readstream --depth 4096 --count 8 --out "$T/out"
+
+# Control characters refused, shown escaped.
+refused "--datadir: '/tmp/a\\\\nb' holds a control character; give printable characters only" "sweep --datadir with a newline" \
+	"$EB" sweep --datadir "/tmp/a${NL}b" --eic 1 --out "$T/out"
+refused "--listen: '\\*\\\\nport = 1' holds a control character" "server init --listen with a newline" \
+	"$EB" server init --datadir "$T/pg" --listen "*${NL}port = 1"
+refused "port = 1': ''' is not allowed; give host names or addresses" "server init --listen with a quote" \
+	"$EB" server init --datadir "$T/pg" --port 54450 --listen "*' port = 1"
+same "server init made no data directory" "$(ls -d "$T/pg" 2>/dev/null)" ""
+refused "--out: 'o\\\\tut' holds a control character" "probe --out with a tab" \
+	"$EB" probe --file "$F" --count 8 --out "o${TAB}ut"
+same "no folder of that name" "$(ls -d "$T"/o*ut 2>/dev/null)" ""
+refused "--file: '$F\\\\n' holds a control character" "probe --file with a newline" \
+	"$EB" probe --file "$F$NL" --count 8
+refused "--resume: 'x\\\\ny' holds a control character" "sweep --resume with a newline" \
+	"$EB" sweep --datadir "$T/pg" --resume "x${NL}y"
+refused "--query: 'q\\\\n.sql' holds a control character" "sweep --query with a newline" \
+	"$EB" sweep --datadir "$T/pg" --query "q${NL}.sql" --out "$T/out"
+refused "--pgbin: '/usr\\\\nbin' holds a control character" "load --pgbin with a newline" \
+	"$EB" load --datadir "$T/pg" --pgbin "/usr${NL}bin"
+refused "--user: 'post\\\\x01gres' holds a control character" "tpcb init --user with a control character" \
+	"$EB" tpcb init --datadir "$T/pg" --user "$(printf 'post\001gres')"
+refused "--restart-cmd: 'true\\\\nx' holds a control character" "run --restart-cmd with a newline" \
+	"$EB" run --dsn "host=/tmp" --restart-cmd "true${NL}x" --out "$T/out"
+refused "--set: 'work_mem=1MB\\\\n' holds a control character" "confsweep --set with a newline" \
+	"$EB" confsweep --datadir "$T/pg" --set "work_mem=1MB$NL" --out "$T/out"
+refused "the sweep file: 'a\\\\nb.ini' holds a control character" "confsweep FILE with a newline" \
+	"$EB" confsweep "a${NL}b.ini" --datadir "$T/pg" --out "$T/out"
+refused "--dsn: 'host=x\\\\n' holds a control character" "export --dsn with a newline" \
+	"$EB" export "$T/a" --dsn "host=x$NL"
+refused "result folder: 'a\\\\nb' holds a control character" "report DIR with a newline" \
+	"$EB" report "a${NL}b"
+refused "unknown command 'x\\\\ty'" "an unknown command is shown escaped" "$EB" "x${TAB}y"
+
+# Positional folders: each once.
+refused "result folder: '$T/a' is given twice; give each once" "compare A A" \
+	"$EB" compare "$T/a" "$T/b" "$T/a" --out "$T/out"
+refused "result folder: '$T/a' and '$T/a/.' are the same; give each once" "compare A A/." \
+	"$EB" compare "$T/a" "$T/a/." --out "$T/out"
+refused "result folder: 'a\\\\nb' holds a control character" "compare with a newline in a folder" \
+	"$EB" compare "$T/a" "a${NL}b" --out "$T/out"
+refused "result folder: 'a' and './a' are the same; give each once" "export A ./A" \
+	"$EB" export a ./a --dsn "host=/nonexistent"
+
+# What is written plainly still runs.
+ok "probe with plain values runs" "$EB" probe --file "$F" --engine psync,io_uring --depth 1,4 --count 64 --no-cold --out "$T/ok"
+same "one point per engine and depth (psync once)" "$(wc -l <"$T/ok/points.jsonl")" 3
+[ "$nfail" -eq 0 ]
