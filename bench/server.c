@@ -327,7 +327,9 @@ int server_bin_version(const struct server *s)
 	int ret;
 
 	snprintf(postgres, sizeof(postgres), "%s/postgres", s->bindir);
-	ret = run_prog(s, RUN_C_LOCALE, argv, out, sizeof(out), 10);
+	/* as the server's user, as every PostgreSQL program eicbench runs: the
+	 * bindir may come from the marker, in a directory that user owns */
+	ret = run_prog(s, RUN_AS_USER | RUN_C_LOCALE, argv, out, sizeof(out), 10);
 	if (ret != 0)
 		return ret < 0 ? ret : -EIO;
 	return pgbin_parse_version(out);
@@ -402,6 +404,8 @@ static void dpath(const struct server *s, const char *name, char *out, size_t le
 	snprintf(out, len, "%s/%s", s->datadir, name);
 }
 
+static int open_in_datadir(const struct server *s, const char *name, int flags);
+
 /*
  * The marker records what init chose: later commands take the port from it,
  * and the server's user and binaries unless --user or --pgbin say otherwise.
@@ -409,18 +413,26 @@ static void dpath(const struct server *s, const char *name, char *out, size_t le
 static int read_marker(struct server *s, char *user, char *bindir)
 {
 	const char *u = NULL, *b = NULL;
-	char p[PATH_MAX];
+	int fd = open_in_datadir(s, MARKER, O_RDONLY);
+	struct stat st;
 	json_t *j, *port;
 
-	dpath(s, MARKER, p, sizeof(p));
-	j = json_load_file(p, 0, NULL);
+	if (fd < 0)
+		return 0;
+	j = fstat(fd, &st) == 0 ? json_loadfd(fd, 0, NULL) : NULL;
+	close(fd);
 	if (!j)
 		return 0;
 	port = json_object_get(j, "port");
 	if (json_is_integer(port))
 		s->port = (int)json_integer_value(port);
 	if (json_unpack(j, "{s?s, s?s}", "user", &u, "bindir", &b) == 0) {
-		if (u && geteuid() == 0)
+		struct passwd *pw = u ? getpwnam(u) : NULL;
+
+		/* As root, the user the marker names is taken only when the marker
+		 * is that user's (as init left it) or root's: the server's user
+		 * owns the directory and could write another name into it. */
+		if (u && geteuid() == 0 && pw && (st.st_uid == 0 || st.st_uid == pw->pw_uid))
 			snprintf(user, 64, "%s", u);
 		if (b)
 			snprintf(bindir, 1024, "%s", b);
@@ -618,15 +630,44 @@ static int prepare_datadir(struct server *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Open NAME in the data directory, which the server's user owns: relative
+ * to the directory, never through a link, a regular file with no other
+ * name (as root, a link planted there would have eicbench write where it
+ * points). The descriptor, or -errno.
+ */
+static int open_in_datadir(const struct server *s, const char *name, int flags)
+{
+	int dfd = open(s->datadir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, ret = 0;
+	struct stat st;
+
+	if (dfd < 0)
+		return -errno;
+	fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		ret = -errno;
+	close(dfd);
+	if (ret == 0 && fstat(fd, &st) < 0)
+		ret = -errno;
+	else if (ret == 0 && (!S_ISREG(st.st_mode) || st.st_nlink != 1))
+		ret = -EPERM;
+	if (ret < 0 && fd >= 0)
+		close(fd);
+	return ret < 0 ? ret : fd;
+}
+
 static int append_conf(struct server *s, const char *listen)
 {
-	char p[PATH_MAX];
+	int fd = open_in_datadir(s, "postgresql.conf", O_WRONLY | O_APPEND);
 	FILE *f;
 
-	dpath(s, "postgresql.conf", p, sizeof(p));
-	f = fopen(p, "a");
-	if (!f)
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "a");
+	if (!f) {
+		close(fd);
 		return -errno;
+	}
 	fprintf(f, "\n# eicbench: a private cluster, reached through the Unix socket in its\n"
 		   "# data directory; no TCP unless eicbench server init --listen was given.\n"
 		   "listen_addresses = '%s'\n"
@@ -684,20 +725,24 @@ int server_checksums(const struct server *s)
 static int write_marker(struct server *s, const char *listen, int version_num,
 			int checksums)
 {
-	char p[PATH_MAX], version[32];
+	char version[32];
 	json_t *j;
-	int ret;
+	int ret, fd;
 
 	pgbin_version_str(version_num, version, sizeof(version));
 	j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:i, s:b}", "created_by", "eicbench",
 		      "port", s->port, "user", s->user, "bindir", s->bindir,
 		      "listen", listen ? listen : "", "version", version,
 		      "version_num", version_num, "data_checksums", checksums);
-	dpath(s, MARKER, p, sizeof(p));
-	ret = json_dump_file(j, p, JSON_INDENT(2)) == 0 ? 0 : -EIO;
+	ret = fd = open_in_datadir(s, MARKER, O_WRONLY | O_CREAT | O_TRUNC);
+	if (fd >= 0) {
+		ret = json_dumpfd(j, fd, JSON_INDENT(2)) == 0 ? 0 : -EIO;
+		if (ret == 0 && s->drop_privileges && fchown(fd, s->uid, s->gid) < 0)
+			ret = -errno;
+		if (close(fd) < 0 && ret == 0)
+			ret = -errno;
+	}
 	json_decref(j);
-	if (ret == 0 && s->drop_privileges && chown(p, s->uid, s->gid) < 0)
-		ret = -errno;
 	return ret;
 }
 

@@ -90,3 +90,26 @@ rm -f "$D/postmaster.pid"
 same "status says stopped" "$("$EB" server status --datadir "$D" --json | jq -r .running)" false
 printf 'bogus_setting_xyz = 1\n' >>"$D/postgresql.conf"
 fails 1 "bogus_setting_xyz" "a failed start shows the server log" "$EB" server start --datadir "$D" --timeout 20
+
+# As root, the data directory is the server user's: what that user writes
+# there must not make eicbench run anything as root or as another user.
+if [ "$(id -u)" -eq 0 ]; then
+	sed -i '/bogus_setting_xyz/d' "$D/postgresql.conf"
+	mkdir -p "$T/evil" && chmod 755 "$T/evil"
+	printf '#!/bin/sh\nid -u >>"%s/evil/ran"\nexit 1\n' "$T" >"$T/evil/postgres"
+	cp "$T/evil/postgres" "$T/evil/initdb" && chmod 755 "$T/evil/postgres" "$T/evil/initdb"
+	: >"$T/evil/ran" && chmod 666 "$T/evil/ran"
+	m=$D/eicbench.json
+	su postgres -s /bin/sh -c "jq '.user = \"daemon\" | .bindir = \"$T/evil\"' '$m' >'$D/m.new' && cat '$D/m.new' >'$m' && rm '$D/m.new'"
+	"$EB" server status --datadir "$D" >/dev/null 2>&1
+	same "a marker the server's user rewrote never runs its programs as root" "$(grep -c '^0$' "$T/evil/ran")" 0
+	same "nor as the user it names" "$(grep -c "^$(id -u daemon)\$" "$T/evil/ran")" 0
+	before=$(md5sum </etc/hostname)
+	su postgres -s /bin/sh -c "rm -f '$D/eicbench.lock' && ln -s /etc/hostname '$D/eicbench.lock'"
+	fails 2 "is a symbolic link; it is not followed" "a lock file the server's user made a link is refused" \
+		"$EB" server start --datadir "$D" --timeout 20
+	same "what it pointed at is untouched" "$(md5sum </etc/hostname)" "$before"
+	rm -f "$D/eicbench.lock"
+else
+	n=$((n + 1)); echo "ok $n - the server user's files cannot steer root # SKIP not root"
+fi
