@@ -242,6 +242,7 @@ static const struct figure {
 	{ "phases.heap.disk.avg_read_kib", offsetof(struct report_group, heap_req_kib), 1 },
 	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
 	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
+	{ "phases.heap.aios.in_flight_mean", offsetof(struct report_group, heap_aio_in_flight), 1 },
 	{ "phases.index.disk.read_bytes", offsetof(struct report_group, index_read_mib), 1.0 / 1048576 },
 	{ "phases.index.disk.avg_read_kib", offsetof(struct report_group, index_req_kib), 1 },
 	{ "phases.index.backend.cpu_share", offsetof(struct report_group, index_cpu_share), 1 },
@@ -372,6 +373,7 @@ static void choose_measure(struct report *r)
 		heap += !isnan(report_num_at(t, EXEC_MS)) && !isnan(report_num_at(t, HEAP_MS));
 		split += !isnan(report_num_at(t, EXEC_MS)) &&
 			 json_is_true(json_object_get(json_object_get(t, "phases"), "split"));
+		r->aio |= !isnan(report_num_at(t, "phases.heap.aios.in_flight_mean"));
 	}
 	r->heap_phase = timed > 0 && heap == timed;
 	r->split = r->heap_phase && split == timed;

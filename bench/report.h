@@ -67,6 +67,7 @@ struct report_group {
 	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;  /* whole query */
 	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
 	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
+	double heap_aio_in_flight;            /* I/Os in flight inside PostgreSQL (pg_aios, 18) */
 	double index_read_mib, index_req_kib, index_cpu_share;
 	size_t split_runs;                    /* runs whose samples were split by phase */
 	double exact_blocks, lossy_blocks, rows;
@@ -110,6 +111,7 @@ struct report {
 	size_t  mismatched;           /* trials left out: their plan differed (plan_check) */
 	int     heap_phase;           /* 1: times are the heap phase's, 0: the execution's */
 	int     split;                /* 1: every trial's samples were split by phase */
+	int     aio;                  /* 1: some trial sampled pg_aios in its heap phase (18) */
 };
 
 /*

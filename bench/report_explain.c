@@ -489,6 +489,21 @@ static const char *split_why(const struct report *r)
 	return "the records have no samples taken during the query";
 }
 
+/* On 18: the I/Os PostgreSQL had in flight (pg_aios) beside the device's queue. */
+static void explain_aio(FILE *f, const struct report *r, const size_t *idx, size_t n)
+{
+	size_t lo, hi;
+
+	if (!r->aio || !span(r, idx, n, offsetof(struct report_group, heap_aio_in_flight), &lo, &hi))
+		return;
+	fprintf(f, " Inside PostgreSQL, pg_aios counted %.1f I/Os in flight on average at %s and %.1f at %s",
+		fig(r, lo, offsetof(struct report_group, heap_aio_in_flight)), value_of(r, lo),
+		fig(r, hi, offsetof(struct report_group, heap_aio_in_flight)), value_of(r, hi));
+	if (!isnan(fig(r, hi, offsetof(struct report_group, heap_queue_depth))))
+		fprintf(f, " (the device's queue %.2f there)", fig(r, hi, offsetof(struct report_group, heap_queue_depth)));
+	fprintf(f, ".");
+}
+
 static void explain_bound(FILE *f, const struct report *r, const struct report_series *se,
 			  const size_t *idx, size_t n)
 {
@@ -496,6 +511,7 @@ static void explain_bound(FILE *f, const struct report *r, const struct report_s
 		explain_cpu(f, r, idx, n, offsetof(struct report_group, heap_cpu_share), "In the heap phase");
 		explain_wait(f, r, idx, n);
 		explain_queue(f, r, idx, n, offsetof(struct report_group, heap_queue_depth));
+		explain_aio(f, r, idx, n);
 		explain_requests(f, r, se, idx, n, offsetof(struct report_group, heap_req_kib),
 				 offsetof(struct report_group, heap_read_mib));
 	} else {

@@ -37,6 +37,7 @@ static const struct column {
 } columns[] = {
 #define SPLIT 2
 #define WHOLE 3
+#define AIO   4
 	{ "heap ms", "exec ms", "median_ms", offsetof(struct report_group, median_ms), 1, 1, 1, 0 },
 	{ "interval", NULL, "ci", offsetof(struct report_group, ci), 1, 1, 1, 1 },
 	{ "min ms", NULL, "min_ms", offsetof(struct report_group, min_ms), 1, 1, 0, 0 },
@@ -57,6 +58,7 @@ static const struct column {
 	{ "queue depth", NULL, "heap_avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1, 2, SPLIT, 0 },
 	{ "req KiB", NULL, "heap_avg_read_kib", offsetof(struct report_group, heap_req_kib), 1, 1, SPLIT, 0 },
 	{ "CPU %", NULL, "heap_backend_cpu_pct", offsetof(struct report_group, heap_cpu_share), 100, 0, SPLIT, 0 },
+	{ "pg in flight", NULL, "heap_aio_in_flight", offsetof(struct report_group, heap_aio_in_flight), 1, 1, AIO, 0 },
 	{ "", NULL, "heap_read_mib", offsetof(struct report_group, heap_read_mib), 1, 1, 0, 0 },
 	{ "", NULL, "index_read_mib", offsetof(struct report_group, index_read_mib), 1, 1, 0, 0 },
 	{ "", NULL, "index_avg_read_kib", offsetof(struct report_group, index_req_kib), 1, 1, 0, 0 },
@@ -80,6 +82,8 @@ static int shown(const struct report *r, const struct column *c)
 		return r->split;
 	case WHOLE:
 		return !r->split;
+	case AIO:
+		return r->split && r->aio;
 	default:
 		return c->in_table;
 	}

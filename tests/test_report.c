@@ -288,6 +288,7 @@ static const struct { const char *dir, *phrase; } phrases[] = {
 	{ "grid2", "Across io_method: the fastest was io_method=sync with effective_io_concurrency = 16, 4.50 s." },
 	{ "grid2", "io_method=worker's fastest, 4.98 s at 64, took 1.11x as long (95% interval 1.08-1.14x): slower." },
 	{ "grid2", "Recommended: io_method=sync, with effective_io_concurrency = 16." },
+	{ "clearaio", "Inside PostgreSQL, pg_aios counted 0.0 I/Os in flight on average at 0 and 38.5 at 64 (the device's queue 5.10 there)." },
 	{ "grid2own", "io_method=worker's fastest, 4.55 s at 16, took 1.01x as long (95% interval 0.97-1.06x): indistinguishable." },
 	{ "grid2own", "Recommended: io_method=worker, with effective_io_concurrency = 16: the server's own setting (or the default), indistinguishable from the fastest" },
 	{ "torn", "With one run per value there is no spread to judge the differences by: this is no recommendation" },
@@ -343,6 +344,27 @@ static void test_not_said(void **state)
 		if (strstr(text, absent[i].phrase))
 			fail_msg("%s: \"%s\" should not be said in:\n%s", absent[i].dir, absent[i].phrase, text);
 		free(text);
+		report_free(&r);
+	}
+}
+
+/* The pg_aios column is there when the records hold it (18), not else. */
+static void test_aio_column(void **state)
+{
+	static const struct { const char *dir; int has; } cases[] = { { "clearaio", 1 }, { "clear", 0 } };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct report r;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		load(cases[i].dir, &r);
+		assert_int_equal(report_render(&r, REPORT_TEXT, f), 0);
+		fclose(f);
+		assert_int_equal(strstr(buf, "pg in flight") != NULL, cases[i].has);
+		free(buf);
 		report_free(&r);
 	}
 }
@@ -430,7 +452,7 @@ static const struct { const char *file, *text; } written[] = {
 	{ REPORT_SUMMARY_CSV, "query,io_method,effective_io_concurrency,runs,measure,median_ms,ci_lo,ci_hi,min_ms,max_ms,"
 	  "speedup_vs_0,speedup_vs_0_ci_lo,speedup_vs_0_ci_hi,speedup_vs_1,speedup_vs_1_ci_lo,speedup_vs_1_ci_hi,"
 	  "vs_fastest,vs_fastest_ci_lo,vs_fastest_ci_hi,index_ms,exec_ms,exec_min_ms,exec_max_ms,index_share,other_ms,"
-	  "heap_io_read_ms,heap_avg_queue_depth,heap_avg_read_kib,heap_backend_cpu_pct,heap_read_mib,"
+	  "heap_io_read_ms,heap_avg_queue_depth,heap_avg_read_kib,heap_backend_cpu_pct,heap_aio_in_flight,heap_read_mib,"
 	  "index_read_mib,index_avg_read_kib,index_backend_cpu_pct,io_read_ms,avg_queue_depth,avg_read_kib,"
 	  "backend_cpu_pct,read_mib,exact_heap_blocks,lossy_heap_blocks,rows,ci_coverage,fastest,recommended,"
 	  "indistinguishable\n" },
@@ -518,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_convert_pre13),
 		cmocka_unit_test(test_explanation),
 		cmocka_unit_test(test_not_said),
+		cmocka_unit_test(test_aio_column),
 		cmocka_unit_test(test_pre13_semantics),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
