@@ -29,6 +29,7 @@
 #include "bench/record.h"
 #include "io/cache.h"
 #include "io/clock.h"
+#include "io/faultpoint.h"
 
 #define MARKER "eicbench.json"
 #define LOGFILE "eicbench-server.log"
@@ -1283,6 +1284,7 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 		server_start(s, keep, sizeof(keep));
 		return ret;
 	}
+	faultpoint("server:cold");	/* the server is down */
 	pid = spawn_postmaster(s, NULL);
 	t4 = clock_now_ms();
 	if (pid < 0) {
