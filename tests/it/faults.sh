@@ -64,16 +64,23 @@ q "DROP TABLE far_t" >/dev/null; q "DROP TABLESPACE far" >/dev/null
 held
 
 # 4. Two commands on one cluster, and on one result folder, at once: the
-#    second is refused naming the first, which finishes untouched.
+#    second is refused naming the first, which finishes untouched. (The
+#    sweep is held after its first record, by EICBENCH_FAULT, while the
+#    others try.)
 fault "two commands at once"
-"$EB" sweep --datadir "$D" --eic 0,1 --runs 2 --no-cache-check --out "$T/s4" >/dev/null 2>&1 &
+EICBENCH_FAULT=record:append "$EB" sweep --datadir "$D" --eic 0,1 --runs 2 --no-cache-check --out "$T/s4" >/dev/null 2>&1 &
 sp=$!
-wait_lines "$T/s4/trials.jsonl" 1
+stopped_at $sp
+same "the sweep holds its first record" "$(wc -l <"$T/s4/trials.jsonl")" 1
 fails 2 "the cluster in $D is in use: held by pid $sp, .*eicbench sweep --datadir" "a load meanwhile is refused, naming the sweep" \
 	"$EB" load --datadir "$D" --rows 300000 --force
 fails 2 "is in use: held by pid $sp" "so is a server stop" "$EB" server stop --datadir "$D"
+fails 2 "is in use: held by pid $sp" "and a probe of the data set's files (it would start the server and evict them)" \
+	"$EB" probe --datadir "$D" --relation test --engine psync --depth 1 --count 100 --out "$T/p4"
+same "the refused probe made no folder" "$(ls -d "$T/p4" 2>/dev/null)" ""
 fails 2 "the result folder $T/s4 is in use: held by pid $sp" "a resume of the same folder is refused" \
 	"$EB" sweep --resume "$T/s4"
+kill -CONT $sp
 wait $sp
 same "the sweep finished" "$?" 0
 same "its four trials, once each" "$(jq -r .trial_key "$T/s4/trials.jsonl" | sort -u | wc -l),$(wc -l <"$T/s4/trials.jsonl")" "4,4"
