@@ -22,6 +22,7 @@ grid="--eic 0,1 --set shared_buffers=128MB,144MB --runs 1 --order-seed 3 --no-ca
 # after DIR K HEAD: the checks once the fault is over: report, resume, report
 after() {
 	ok "report reads the records there are" "$EB" report "$1" --no-plot
+	same "and counts the $2 finished" "$("$EB" report "$1" --format json 2>/dev/null | jq '[.groups[].runs] | add')" "$2"
 	ok "--resume finishes the plan" "$EB" sweep --resume "$1"
 	records_kept "$1/trials.jsonl" "$2" "$3" 4
 	unchanged "$D" $P "$settings" "$data"
