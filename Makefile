@@ -92,11 +92,20 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory all unit
 	$(Q)scripts/run-tests.sh $(UNIT_BINS)
 
+# Every sanitizer report goes to a file in SAN_LOGS as well as failing its
+# process, so that one from a command whose exit status a test does not
+# look at (a leak at exit, say) fails the target too.
+SAN_LOGS := $(CURDIR)/.sanitizer-logs
 asan:
 	$(Q)$(MAKE) --no-print-directory clean
-	$(Q)$(MAKE) --no-print-directory check \
+	$(Q)rm -rf '$(SAN_LOGS)' && mkdir -p '$(SAN_LOGS)'
+	$(Q)ASAN_OPTIONS='log_path=$(SAN_LOGS)/asan' UBSAN_OPTIONS='log_path=$(SAN_LOGS)/ubsan:print_stacktrace=1' \
+		$(MAKE) --no-print-directory check \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined"
+	$(Q)if [ -n "$$(ls -A '$(SAN_LOGS)')" ]; then cat '$(SAN_LOGS)'/*; \
+		echo "sanitizer reports above (kept in $(SAN_LOGS))"; exit 1; fi
+	$(Q)rm -rf '$(SAN_LOGS)'
 	$(Q)$(MAKE) --no-print-directory clean
 
 run: deps all

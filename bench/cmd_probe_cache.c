@@ -155,6 +155,8 @@ int probe_cmd_cache_dataset(const struct probe_opts *o, struct probe_plan *p,
 	json_t *meta;
 	int rc = server_resolve(&o->srv, &srv, err, sizeof(err));
 
+	if (rc == 0)	/* as the relation form: see cmd_probe_rel.c */
+		rc = cmd_lock_cluster(&srv, err, sizeof(err));
 	if (rc == 0 && !srv.external)
 		rc = server_start(&srv, err, sizeof(err));
 	if (rc < 0)

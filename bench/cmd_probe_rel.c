@@ -54,6 +54,10 @@ static int rel_ask(const struct probe_opts *o, bool whole, struct rel_run *r,
 
 	if (rc == 0)
 		rc = server_resolve(&o->srv, &r->srv, err, len);
+	/* It may start the server, put back a journal and evict the cluster's
+	 * files: not while another command runs on the cluster. */
+	if (rc == 0)
+		rc = cmd_lock_cluster(&r->srv, err, len);
 	if (rc == 0 && !r->srv.external)
 		rc = server_start(&r->srv, err, len);
 	if (rc == 0 && cmd_recover(PROBE_CMD, &r->srv) < 0)

@@ -20,6 +20,7 @@
 #include "bench/settings.h"
 #include "bench/sqltext.h"
 #include "io/clock.h"
+#include "io/faultpoint.h"
 
 #define PAGE_BYTES 8192
 #define HEAP_TUPLES_PER_PAGE 226   /* 24-byte header + 8 bytes data + 4-byte line pointer */
@@ -237,7 +238,7 @@ static int wait_busy(struct load *l, PGconn **conns, int n, PGconn *mon,
 			busy--;
 		}
 	}
-	if (ret == 0 && stopped(l)) {
+	if (stopped(l)) {	/* the cancelled statements' errors say no more */
 		snprintf(l->err, l->errlen, "interrupted during %s", step);
 		ret = -EINTR;
 	}
@@ -287,6 +288,7 @@ static int copy_rows(struct load *l, PGconn *c)
 			report(l, "copy", (double)done, (double)n, "rows");
 			last = clock_now_ms();
 		}
+		faultpoint("load:copy");
 	}
 	free(buf);
 	if (done < n) {
@@ -341,9 +343,12 @@ static int fast_indexes(struct load *l, PGconn *c)
 		snprintf(l->err, l->errlen, "cannot start the index builds: %s", PQerrorMessage(a));
 		ret = -EIO;
 	}
-	if (ret == 0)
+	if (ret == 0) {
+		report(l, "index", 0, 100, "%");
+		faultpoint("load:index");
 		ret = wait_busy(l, busy, 2, c, "index", sql_text("dataset/index_progress.sql"),
 				100, "%");
+	}
 	if (ret == 0)
 		ret = pgutil_exec_file(c, "dataset/fast_pkey.sql", l->err, l->errlen);
 	PQfinish(a);
@@ -435,6 +440,7 @@ static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 	}
 	t = clock_now_ms();
 	report(l, "vacuum", 0, 1, "");
+	faultpoint("load:vacuum");
 	if (ret == 0 && stopped(l))
 		ret = -EINTR;
 	if (ret == 0)
@@ -452,8 +458,11 @@ static int swap_in(struct load *l, PGconn *c, struct dataset_info *d)
 {
 	int ret = pgutil_exec(c, "BEGIN", 0, NULL, l->err, l->errlen);
 
+	faultpoint("load:swap");
+	/* DROP TABLE waits for anyone reading the old table: Ctrl-C cancels */
 	if (ret == 0)
-		ret = pgutil_exec_file(c, "dataset/swap.sql", l->err, l->errlen);
+		ret = pgutil_exec_cancellable(c, sql_text("dataset/swap.sql"), l->cfg->stop,
+					      l->err, l->errlen);
 	if (ret == 0)
 		ret = read_sizes(l, c, d);
 	if (ret == 0)
@@ -507,8 +516,10 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 	if (ret == 0)
 		ret = l->s->external ? 0 : server_sync_dir(l->s->datadir);
 	c = ret == 0 ? session(l) : NULL;
-	if (c)
+	if (c) {
+		report(l, "swap", 0, 1, "");
 		ret = swap_in(l, c, d);
+	}
 	else if (ret == 0)
 		ret = -EIO;
 	PQfinish(c);

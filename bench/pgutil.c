@@ -85,8 +85,24 @@ int pgutil_ensure_db(PGconn *c, const char *name, char *err, size_t errlen)
 	return pgutil_exec(c, sql, 0, NULL, err, errlen);
 }
 
-/* Wait for C's result, cancelling its query when *STOP rises; the first
- * result into *OUT (the rest read and dropped). true when cancelled. */
+/* The length of libpq's message M without its closing newline. */
+static int text_len(const char *m)
+{
+	size_t n = strlen(m);
+
+	while (n > 0 && m[n - 1] == '\n')
+		n--;
+	return (int)n;
+}
+
+static bool result_ok(const PGresult *r)
+{
+	return PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+}
+
+/* Wait for C's results, cancelling its query when *STOP rises; into *OUT
+ * the first that failed, else the first (the rest read and dropped: a text
+ * of several statements fails when any of them does). true when cancelled. */
 static bool wait_result(PGconn *c, const volatile sig_atomic_t *stop, PGresult **out)
 {
 	bool cancelled = false;
@@ -107,8 +123,13 @@ static bool wait_result(PGconn *c, const volatile sig_atomic_t *stop, PGresult *
 		}
 	}
 	*out = PQgetResult(c);
-	for (PGresult *r; (r = PQgetResult(c)) != NULL;)
-		PQclear(r);
+	for (PGresult *r; (r = PQgetResult(c)) != NULL;) {
+		if (*out && result_ok(*out) && !result_ok(r)) {
+			PQclear(*out);
+			*out = r;
+		} else
+			PQclear(r);
+	}
 	return cancelled || (stop && *stop);
 }
 
@@ -125,8 +146,8 @@ int pgutil_exec_cancellable(PGconn *c, const char *sql, const volatile sig_atomi
 	if (wait_result(c, stop, &r)) {
 		snprintf(err, errlen, "interrupted");
 		ret = -EINTR;
-	} else if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
-		snprintf(err, errlen, "%s", PQresultErrorMessage(r));
+	} else if (!result_ok(r)) {
+		snprintf(err, errlen, "%.*s", text_len(PQresultErrorMessage(r)), PQresultErrorMessage(r));
 		ret = -EIO;
 	}
 	PQclear(r);
@@ -148,7 +169,8 @@ int pgutil_query_cancellable(PGconn *c, const char *sql, const volatile sig_atom
 		return -EINTR;
 	}
 	if (PQresultStatus(*out) != PGRES_TUPLES_OK) {
-		snprintf(err, errlen, "the query failed: %s", PQresultErrorMessage(*out));
+		snprintf(err, errlen, "the query failed: %.*s", text_len(PQresultErrorMessage(*out)),
+			 PQresultErrorMessage(*out));
 		PQclear(*out);
 		*out = NULL;
 		return -EIO;

@@ -19,6 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "io/faultpoint.h"
+
 #ifndef EICBENCH_GIT_REV
 #define EICBENCH_GIT_REV "unknown"
 #endif
@@ -512,16 +514,29 @@ static int cut_torn_tail(int fd)
 	return ftruncate(fd, keep) < 0 ? -errno : 0;
 }
 
-/* One write() of the whole line, then fsync. */
+/* One write() of the whole line at the end, then fsync. A line that could
+ * not be written whole (the disk is full) or synced is taken back, so a
+ * failed append leaves the file as it was. */
 static int append_line(int fd, const char *line, size_t len)
 {
-	ssize_t n = write(fd, line, len);
+	off_t was = lseek(fd, 0, SEEK_END);
+	ssize_t n;
+	int ret;
 
+	if (was < 0)
+		return -errno;
+	n = write(fd, line, len);
 	if (n < 0)
 		return -errno;
-	if ((size_t)n != len)
-		return -ENOSPC;     /* a short write to a file: the disk is full */
-	return fsync(fd) < 0 ? -errno : 0;
+	ret = (size_t)n == len ? 0 : -ENOSPC;	/* a short write to a file: the disk is full */
+	if (ret == 0) {
+		faultpoint("record:append");	/* written, not yet synced */
+		if (fsync(fd) < 0)
+			ret = -errno;
+	}
+	if (ret < 0 && ftruncate(fd, was) == 0)
+		(void)!fsync(fd);
+	return ret;
 }
 
 static char *render_line(const json_t *obj, size_t *len)

@@ -21,6 +21,7 @@
 #include "bench/runner_meta.h"
 #include "bench/sqltext.h"
 #include "io/clock.h"
+#include "io/faultpoint.h"
 
 const char *runner_value(const struct runner *r, int combo, int i)
 {
@@ -197,6 +198,7 @@ static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
 
 	record_utc_iso(time(NULL), started, sizeof(started));
 	ret = system_settings(r, t->combo, &restart, err, errlen);
+	faultpoint("runner:settings");	/* the trial's settings written, not yet in force */
 	if (ret == 0 && !r->cfg.warm)
 		ret = server_cold(&r->srv, &ct, err, errlen);
 	else if (ret == 0 && restart)
@@ -284,6 +286,11 @@ static int run_trials(struct runner *r, char *err, size_t errlen)
 
 		if (done[i])
 			continue;
+		if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
+			snprintf(err, errlen, "interrupted");
+			ret = -EINTR;
+			break;
+		}
 		ret = run_trial(r, &r->plan.trials[i], i + 1, &rec, err, errlen);
 		if (ret == 0 && r->cfg.workload->check_record)
 			r->cfg.workload->check_record(r, rec);
@@ -502,11 +509,12 @@ int runner_main(struct runner *r, int argc, char **argv,
 	}
 	ret = run_rounds(r, err, sizeof(err));
 	back = restore(r);
-	if (ret == -EINTR)
-		fprintf(stderr, "eicbench %s: interrupted; finished trials are in %s; finish with: eicbench %s --resume %s%s\n",
-			cmd, r->dir, cmd, r->dir, r->srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
-	else if (ret < 0)
+	if (ret < 0 && ret != -EINTR)
 		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	if (ret < 0)	/* the folder exists once setup is done */
+		fprintf(stderr, "eicbench %s: %sfinished trials are in %s; finish with: eicbench %s --resume %s%s\n",
+			cmd, ret == -EINTR ? "interrupted; " : "", r->dir, cmd, r->dir,
+			r->srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
 	if (ret == 0 && back == 0 && finish && (ret = finish(r->dir, err, sizeof(err))) < 0)
 		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 	runner_free(r);

@@ -30,6 +30,7 @@
 #include "bench/record.h"
 #include "io/cache.h"
 #include "io/clock.h"
+#include "io/faultpoint.h"
 
 #define MARKER "eicbench.json"
 #define LOGFILE "eicbench-server.log"
@@ -918,33 +919,135 @@ static bool pid_alive(pid_t pid)
 	return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
 }
 
-/* Is PID running our postgres binary? (A stale pid file may name another.) */
-static bool is_postgres(const struct server *s, pid_t pid)
-{
-	char link[64], exe[PATH_MAX], want[PATH_MAX], real[PATH_MAX];
-	ssize_t n;
+/* What a server process of this cluster is: our postgres binary, working
+ * in our data directory (a postmaster changes into it before it writes its
+ * pid file, and its children inherit it). Real paths; "" when unknown. */
+struct ident {
+	char exe[PATH_MAX], dir[PATH_MAX];
+};
 
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	n = readlink(link, exe, sizeof(exe) - 1);
-	if (n < 0)
-		return errno != ENOENT;	/* not ours to inspect: assume it is */
-	exe[n] = '\0';
+static void ident_of(const struct server *s, struct ident *id)
+{
+	char want[PATH_MAX];
+
 	snprintf(want, sizeof(want), "%s/postgres", s->bindir);
-	if (!realpath(want, real))
-		return true;
-	return !strcmp(exe, real);
+	if (!realpath(want, id->exe))
+		id->exe[0] = '\0';
+	if (!realpath(s->datadir, id->dir))
+		id->dir[0] = '\0';
 }
 
-pid_t server_running_pid(const struct server *s)
+/* Does /proc/PID/LINK (exe, cwd) name REAL? 1 yes, 0 no, -1 it cannot be
+ * told (gone, not ours to inspect, or REAL unknown). */
+static int proc_link_is(pid_t pid, const char *link, const char *real)
+{
+	char p[64], got[PATH_MAX];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/proc/%d/%s", (int)pid, link);
+	n = real[0] ? readlink(p, got, sizeof(got) - 1) : -1;
+	if (n < 0)
+		return -1;
+	got[n] = '\0';
+	if (n > 10 && !strcmp(got + n - 10, " (deleted)"))
+		got[n - 10] = '\0';	/* the binary was replaced since it started */
+	return !strcmp(got, real);
+}
+
+/* Is PID a server process of this cluster? 1 yes, 0 no, -1 cannot tell. */
+static int ident_match(const struct ident *id, pid_t pid)
+{
+	int exe = proc_link_is(pid, "exe", id->exe), dir = proc_link_is(pid, "cwd", id->dir);
+
+	if (exe == 0 || dir == 0)
+		return 0;
+	return exe == 1 && dir == 1 ? 1 : -1;
+}
+
+/* A stale postmaster.pid may name another program, or the postmaster of
+ * another cluster run from the same binaries: neither is ours. What /proc
+ * does not tell counts as ours: never a reason to signal or to start. */
+static bool is_our_server(const struct server *s, pid_t pid)
+{
+	struct ident id;
+
+	ident_of(s, &id);
+	return ident_match(&id, pid) != 0;
+}
+
+static pid_t pid_in(const struct server *s, const char *file)
 {
 	char line[32];
 	long pid;
 
-	datadir_line(s, "postmaster.pid", line, sizeof(line));
+	datadir_line(s, file, line, sizeof(line));
 	pid = strtol(line, NULL, 10);
-	if (pid <= 0 || !pid_alive((pid_t)pid) || !is_postgres(s, (pid_t)pid))
+	return pid > 0 && pid <= INT_MAX ? (pid_t)pid : 0;
+}
+
+pid_t server_running_pid(const struct server *s)
+{
+	pid_t pid = pid_in(s, "postmaster.pid");
+
+	if (pid <= 0 || !pid_alive(pid) || !is_our_server(s, pid))
 		return 0;
-	return (pid_t)pid;
+	return pid;
+}
+
+/* Is a server process of this cluster alive (a backend a killed
+ * postmaster left, say)? 1 yes, 0 no, -1 cannot tell (the binary or the
+ * data directory unknown). Processes /proc does not show are not counted. */
+static int cluster_has_process(const struct server *s)
+{
+	struct ident id;
+	struct dirent *e;
+	int found = 0;
+	DIR *d;
+
+	ident_of(s, &id);
+	if (!id.exe[0] || !id.dir[0] || !(d = opendir("/proc")))
+		return -1;
+	while (!found && (e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end == '\0' && pid > 0 && ident_match(&id, (pid_t)pid) == 1 && pid_alive((pid_t)pid))
+			found = 1;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Before a start, after a postmaster that is gone. Its processes exit once
+ * they notice (a killed postmaster's backends, checkpointer, ...); until
+ * then they hold its shared memory and postgres refuses to start: wait for
+ * them, within the timeout. Then its lock files (postmaster.pid, the
+ * socket's .lock) go when they name no server of this cluster: postgres
+ * refuses to start while the pid in one is alive to it, and that may be
+ * the killed postmaster itself as a zombie its slow reaper has not yet
+ * collected, or by now another program or the postmaster of another
+ * cluster. Kept while any process of this cluster is left.
+ */
+static void clear_stale(const struct server *s)
+{
+	double deadline = clock_now_ms() + s->timeout_s * 1e3;
+	char sock[64], p[PATH_MAX];
+	const char *files[] = { "postmaster.pid", sock };
+	pid_t pm = pid_in(s, "postmaster.pid");
+
+	if (pm > 0 && !pid_alive(pm))
+		while (cluster_has_process(s) == 1 && clock_now_ms() < deadline)
+			clock_sleep_ms(POLL_MS);
+	snprintf(sock, sizeof(sock), ".s.PGSQL.%d.lock", s->port);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		pid_t pid = pid_in(s, files[i]);
+
+		if (pid <= 0 || (pid_alive(pid) && is_our_server(s, pid)) || cluster_has_process(s) != 0)
+			continue;
+		dpath(s, files[i], p, sizeof(p));
+		unlink(p);
+	}
 }
 
 /*
@@ -957,6 +1060,7 @@ static pid_t spawn_postmaster(const struct server *s, const char *const *setting
 	int pfd[2], status, n = 0;
 	pid_t child, pm = -EIO;
 
+	clear_stale(s);
 	snprintf(postgres, sizeof(postgres), "%s/postgres", s->bindir);
 	argv[n++] = postgres;
 	argv[n++] = "-D";
@@ -1054,6 +1158,20 @@ int server_wait_ready(const struct server *s, pid_t pid, char *err, size_t errle
 	}
 }
 
+/* Wait until the postmaster PID just started is ready. When it exits at
+ * once because another postmaster of this cluster came up meanwhile (one
+ * that a command killed the moment it started it had spawned), wait for
+ * that one instead. */
+static int wait_started(const struct server *s, pid_t pid, char *err, size_t errlen)
+{
+	int ret = server_wait_ready(s, pid, err, errlen);
+	pid_t other;
+
+	if (ret == -EIO && (other = server_running_pid(s)) > 0 && other != pid)
+		ret = server_wait_ready(s, other, err, errlen);
+	return ret;
+}
+
 int server_start(struct server *s, char *err, size_t errlen)
 {
 	return server_start_with(s, NULL, err, errlen);
@@ -1075,7 +1193,7 @@ int server_start_with(struct server *s, const char *const *settings,
 		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
 		return pid;
 	}
-	return server_wait_ready(s, pid, err, errlen);
+	return wait_started(s, pid, err, errlen);
 }
 
 int server_stop(struct server *s, char *err, size_t errlen)
@@ -1234,13 +1352,14 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 		server_start(s, keep, sizeof(keep));
 		return ret;
 	}
+	faultpoint("server:cold");	/* the server is down */
 	pid = spawn_postmaster(s, NULL);
 	t4 = clock_now_ms();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start the server: %s", strerror(-pid));
 		return pid;
 	}
-	ret = server_wait_ready(s, pid, err, errlen);
+	ret = wait_started(s, pid, err, errlen);
 	t->stop_ms = t1 - t0;
 	t->sync_ms = t2 - t1;
 	t->drop_ms = t3 - t2;

@@ -18,6 +18,7 @@
 #include "bench/runner.h"
 #include "bench/sqltext.h"
 #include "io/clock.h"
+#include "io/faultpoint.h"
 
 #define DEFAULT_SAMPLE_MS 50
 
@@ -290,6 +291,7 @@ static int measure(struct runner *r, int combo, struct bitmap_measure *m, char *
 	if (ret == 0)
 		ret = pgutil_exec_file(c, "sweep/begin_read_only.sql", err, errlen);
 	if (ret == 0) {
+		faultpoint("sweep:query");
 		m->sent_ns = clock_now_ns();
 		ret = pgutil_query_cancellable(c, sql, r->stop, &res, err, errlen);
 		m->done_ns = clock_now_ns();

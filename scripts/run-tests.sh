@@ -4,11 +4,15 @@
 # line "N passed, N failed, N skipped" counting every test case. A test that
 # could not run here (cmocka's skip(), or a TAP line "ok N - ... # SKIP why")
 # counts as skipped, never as passed, and is listed by name before that line.
+# The fault-injection tests (tests/it/faults*.sh) each end with a line
+# "# faults injected: N, survived: M"; their sum is one line of the summary.
 # IT_ONLY=name runs only tests/it/name.sh; UNIT_ONLY=1 skips integration.
 set -u
 passed=0
 failed=0
 skipped=0
+injected=0
+survived=0
 failures=""
 log=$(mktemp)
 skips=$(mktemp)
@@ -63,6 +67,8 @@ if [ -z "${UNIT_ONLY:-}" ]; then
 			f=1
 		fi
 		grep -i '^ok .*# skip' "$log" | sed "s|^ok |$it: |" >>"$skips"
+		injected=$((injected + $(count "$log" 's/^# faults injected: \([0-9]*\), survived: [0-9]*$/\1/p')))
+		survived=$((survived + $(count "$log" 's/^# faults injected: [0-9]*, survived: \([0-9]*\)$/\1/p')))
 		tally "$it" "$p" "$f" "$s"
 	done
 fi
@@ -72,5 +78,6 @@ if [ -s "$skips" ]; then
 	sed 's/^/  /' "$skips"
 fi
 [ -z "$failures" ] || echo "failing:$failures"
+[ "$injected" -eq 0 ] || echo "faults injected: $injected, survived: $survived"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

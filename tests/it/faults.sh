@@ -7,26 +7,6 @@ D=$T/pg
 P=54398
 cluster pg $P
 q() { sql "$D" $P "$1"; }
-injected=0
-survived=0
-
-# fault NAME ... held: one fault injected; survived when every check
-# between the two passed
-fault() {
-	injected=$((injected + 1))
-	failed_before=$nfail
-	echo "# fault $injected: $1"
-}
-held() {
-	[ "$nfail" -eq "$failed_before" ] && survived=$((survived + 1))
-}
-
-# wait_for FILE LINES: until FILE has LINES lines (60 s at most)
-wait_for() {
-	i=0
-	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
-}
-
 ok "load 300000 rows" "$EB" load --datadir "$D" --rows 300000
 sb=$(q 'show shared_buffers')
 fs=$(q 'show fsync')
@@ -36,7 +16,7 @@ fs=$(q 'show fsync')
 fault "sweep killed, restart setting in force"
 "$EB" sweep --datadir "$D" --eic 1 --set shared_buffers=128MB,144MB --runs 3 --order-seed 5 --out "$T/s1" >/dev/null 2>&1 &
 sp=$!
-wait_for "$T/s1/trials.jsonl" 1
+wait_lines "$T/s1/trials.jsonl" 1
 kill -KILL $sp; wait $sp 2>/dev/null
 ok "the journal was left next to the cluster" test -f "$D/eicbench-settings.journal"
 k=$(wc -l <"$T/s1/trials.jsonl")
@@ -84,16 +64,23 @@ q "DROP TABLE far_t" >/dev/null; q "DROP TABLESPACE far" >/dev/null
 held
 
 # 4. Two commands on one cluster, and on one result folder, at once: the
-#    second is refused naming the first, which finishes untouched.
+#    second is refused naming the first, which finishes untouched. (The
+#    sweep is held after its first record, by EICBENCH_FAULT, while the
+#    others try.)
 fault "two commands at once"
-"$EB" sweep --datadir "$D" --eic 0,1 --runs 2 --no-cache-check --out "$T/s4" >/dev/null 2>&1 &
+EICBENCH_FAULT=record:append "$EB" sweep --datadir "$D" --eic 0,1 --runs 2 --no-cache-check --out "$T/s4" >/dev/null 2>&1 &
 sp=$!
-wait_for "$T/s4/trials.jsonl" 1
+stopped_at $sp
+same "the sweep holds its first record" "$(wc -l <"$T/s4/trials.jsonl")" 1
 fails 2 "the cluster in $D is in use: held by pid $sp, .*eicbench sweep --datadir" "a load meanwhile is refused, naming the sweep" \
 	"$EB" load --datadir "$D" --rows 300000 --force
 fails 2 "is in use: held by pid $sp" "so is a server stop" "$EB" server stop --datadir "$D"
+fails 2 "is in use: held by pid $sp" "and a probe of the data set's files (it would start the server and evict them)" \
+	"$EB" probe --datadir "$D" --relation test --engine psync --depth 1 --count 100 --out "$T/p4"
+same "the refused probe made no folder" "$(ls -d "$T/p4" 2>/dev/null)" ""
 fails 2 "the result folder $T/s4 is in use: held by pid $sp" "a resume of the same folder is refused" \
 	"$EB" sweep --resume "$T/s4"
+kill -CONT $sp
 wait $sp
 same "the sweep finished" "$?" 0
 same "its four trials, once each" "$(jq -r .trial_key "$T/s4/trials.jsonl" | sort -u | wc -l),$(wc -l <"$T/s4/trials.jsonl")" "4,4"
@@ -101,4 +88,4 @@ same "the data set whole" "$(q 'select count(*) from test')" 300001
 ok "the lock went with the sweep: the next command runs" "$EB" server restart --datadir "$D"
 held
 
-echo "# faults injected: $injected, survived: $survived"
+faults_summary
