@@ -14,7 +14,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench/record.h"
 #include "bench/report.h"
 #include "bench/semantics.h"
 
@@ -286,6 +288,37 @@ static size_t span(const struct report *r, const size_t *idx, size_t n, size_t o
 	return k;
 }
 
+/* The setting NAME in force for group G: its grid value, else the server's. */
+static const char *group_setting(const struct report *r, const struct report_group *g, const char *name)
+{
+	for (size_t i = 0; i < r->nsettings; i++)
+		if (!strcmp(r->settings[i].name, name))
+			return r->settings[i].values[g->value[i]];
+	return report_str_at(json_object_get(r->meta, "server"), "settings", name);
+}
+
+/* The group among IDX with the most I/Os in flight inside PostgreSQL when,
+ * under io_method = worker, they were clearly more than the device's queue
+ * held (the reads queued for the I/O workers), else REPORT_NONE. Under
+ * io_uring a read the backend has not yet reaped counts in flight too. */
+static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
+{
+	size_t at = REPORT_NONE;
+
+	for (size_t i = 0; r->aio && i < n; i++) {
+		const struct report_group *g = &r->groups[idx[i]];
+
+		const char *method = group_setting(r, g, "io_method");
+
+		if (method && !strcmp(method, "worker") &&
+		    !isnan(g->heap_aio_in_flight) && !isnan(g->heap_queue_depth) &&
+		    g->heap_aio_in_flight > 2 * g->heap_queue_depth + 1 &&
+		    (at == REPORT_NONE || g->heap_aio_in_flight > r->groups[at].heap_aio_in_flight))
+			at = idx[i];
+	}
+	return at;
+}
+
 static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size_t n,
 			size_t off, const char *where)
 {
@@ -310,8 +343,9 @@ static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size
 		fprintf(f, " (bound by CPU there); at %s it used %.0f%% and waited for reads the rest of the time.",
 			value_of(r, lo), fig(r, lo, off) * 100);
 	} else
-		fprintf(f, " %s the backend used at most %.0f%% of a core (at %s) and waited for reads the rest of the time: it was bound by the device.",
-			where, fig(r, hi, off) * 100, value_of(r, hi));
+		fprintf(f, " %s the backend used at most %.0f%% of a core (at %s) and waited for reads the rest of the time%s.",
+			where, fig(r, hi, off) * 100, value_of(r, hi),
+			aio_queued(r, idx, n) == REPORT_NONE ? ": it was bound by the device" : "");
 }
 
 static void explain_wait(FILE *f, const struct report *r, const size_t *idx, size_t n)
@@ -489,6 +523,22 @@ static const char *split_why(const struct report *r)
 	return "the records have no samples taken during the query";
 }
 
+/* Reads PostgreSQL had in flight that had not reached the device: under
+ * io_method = worker they wait for an I/O worker, each reading one at a time. */
+static void explain_aio_queued(FILE *f, const struct report *r, const size_t *idx, size_t n)
+{
+	size_t at = aio_queued(r, idx, n);
+	const struct report_group *g;
+	const char *workers;
+
+	if (at == REPORT_NONE)
+		return;
+	g = &r->groups[at];
+	workers = group_setting(r, g, "io_workers");
+	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device: most waited inside the server for one of its %s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
+		value_of(r, at), g->heap_aio_in_flight, g->heap_queue_depth, workers ?: "");
+}
+
 /* On 18: the I/Os PostgreSQL had in flight (pg_aios) beside the device's queue. */
 static void explain_aio(FILE *f, const struct report *r, const size_t *idx, size_t n)
 {
@@ -502,6 +552,7 @@ static void explain_aio(FILE *f, const struct report *r, const size_t *idx, size
 	if (!isnan(fig(r, hi, offsetof(struct report_group, heap_queue_depth))))
 		fprintf(f, " (the device's queue %.2f there)", fig(r, hi, offsetof(struct report_group, heap_queue_depth)));
 	fprintf(f, ".");
+	explain_aio_queued(f, r, idx, n);
 }
 
 static void explain_bound(FILE *f, const struct report *r, const struct report_series *se,
@@ -723,6 +774,24 @@ static void para_semantics(FILE *f, const struct report *r, size_t s, const size
 	explain_semantics(f, r);
 }
 
+/* Is the sweep a step of a run that made the check itself (cmd_run.c)? */
+static bool run_has_cache_check(const struct report *r)
+{
+	char parent[sizeof(r->dir)], path[sizeof(r->dir) + 64];
+	char *slash;
+
+	snprintf(parent, sizeof(parent), "%s", r->dir);
+	while ((slash = strrchr(parent, '/')) && slash[1] == '\0')
+		*slash = '\0';
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(parent, sizeof(parent), ".");
+	snprintf(path, sizeof(path), "%s/cache-check/cachecheck.json", parent);
+	return record_folder_is(parent, "run") && access(path, R_OK) == 0;
+}
+
 /* What the check for caches below this machine found before the first trial. */
 static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
@@ -730,8 +799,11 @@ static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *
 	const char *line = json_string_value(json_object_get(cc, "sentence"));
 
 	(void)s, (void)idx, (void)n;
-	if (!cc)
+	if (!json_is_object(cc)) {	/* not asked for: --no-cache-check, --warm */
+		if (run_has_cache_check(r))
+			fprintf(f, "The check for caches below this machine ran once for the whole run, before its first sweep (its own section in the run's report).");
 		return;
+	}
 	if (!json_is_true(json_object_get(cc, "ran"))) {
 		fprintf(f, "The check for caches below this machine did not run: %s.",
 			json_string_value(json_object_get(cc, "skipped")) ?: "no reason recorded");

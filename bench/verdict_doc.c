@@ -246,6 +246,31 @@ static const char *told_value(const struct verdict_query *q)
 	return best ? value_of(&q->rep, best) : NULL;
 }
 
+/*
+ * Split the heap phase's change between the backend's CPU and the rest of
+ * its time (off the CPU: waiting for reads), from the two named figures,
+ * and set the wait at 0 beside the replay's plain reads of the same blocks.
+ */
+static void cpu_and_wait(FILE *f, const char *value, const struct verdict_pair *p,
+			 const struct verdict_pair *z)
+{
+	double wait_v = p->heap_ms / 1e3 - p->heap_cpu_s, wait_0 = z->heap_ms / 1e3 - z->heap_cpu_s;
+	double cpu_d = z->heap_cpu_s - p->heap_cpu_s, wait_d = wait_0 - wait_v;
+	double all = fabs(cpu_d + wait_d);
+	char a[32];
+
+	fprintf(f, " The backend's CPU in the heap phase was %.2f s at %s and %.2f s at 0 (%.0f%% and %.0f%% of a core); the rest of the phase, off the CPU and so waiting for reads, was %.2f s at %s and %.2f s at 0.",
+		p->heap_cpu_s, value, z->heap_cpu_s, p->g->heap_cpu_share * 100, z->g->heap_cpu_share * 100,
+		wait_v > 0 ? wait_v : 0, value, wait_0 > 0 ? wait_0 : 0);
+	if (all > 0.05)
+		fprintf(f, " The %.2f s %s are %.2f s %s CPU and %.2f s %s waiting.", all,
+			cpu_d + wait_d >= 0 ? "saved" : "lost", fabs(cpu_d), cpu_d >= 0 ? "less" : "more",
+			fabs(wait_d), wait_d >= 0 ? "less" : "more");
+	if (isfinite(p->replay0_ms) && wait_0 > 1.2 * p->replay0_ms / 1e3)
+		fprintf(f, " At 0 the query waited %.2f s for reads that the replay's plain reads, with no work between them, did in %s: there the reads did not overlap the backend's work.",
+			wait_0, report_fmt_ms(a, sizeof(a), p->replay0_ms));
+}
+
 static void pair_words(struct doc *d, const struct verdict_query *q)
 {
 	const char *value = told_value(q);
@@ -285,10 +310,7 @@ static void pair_words(struct doc *d, const struct verdict_query *q)
 	} else
 		fprintf(f, " The replay of its heap blocks is not in the records, so the device's share cannot be told.");
 	if (p.heap_cpu_s > 0 && z.heap_cpu_s > 0)
-		fprintf(f, " The backend's CPU in the heap phase was %.2f s at %s and %.2f s at 0 (%.0f%% and %.0f%% of a core): %s.",
-			p.heap_cpu_s, value, z.heap_cpu_s, p.g->heap_cpu_share * 100, z.g->heap_cpu_share * 100,
-			fabs(p.heap_cpu_s - z.heap_cpu_s) > 0.1 * z.heap_ms / 1000 ?
-			"the rest of the difference goes with it" : "it changed little, so the rest is waiting");
+		cpu_and_wait(f, value, &p, &z);
 	if (fclose(f) == 0)
 		doc_text(d, text);
 	free(text);
@@ -308,7 +330,7 @@ static void query_section(struct doc *d, const struct verdict_query *q, const st
 	}
 	doc_code(d, report_str_at(q->rep.meta, "plan", "query_text") ?: "");
 	pair_table(d, q);
-	doc_para(d, "heap ms and x vs 0: the sweep's heap-phase medians (EXPLAIN ANALYZE, cold); replay ms: the same heap blocks read outside the database as PostgreSQL reads them at that value (plain reads at 0, the posix_fadvise window above); predicted x: the replay's speedup against 0; io_uring ms: the blocks with that many reads in flight; accounted: the replay's share of the time saved (or lost) against 0; heap CPU s: the backend's CPU in the heap phase.");
+	doc_para(d, "heap ms and x vs 0: the sweep's heap-phase medians (EXPLAIN ANALYZE, cold); replay ms: the same heap blocks read outside the database as PostgreSQL reads them at that value (plain reads at 0, the posix_fadvise window above); predicted x: the replay's speedup against 0; io_uring ms: the same blocks read by io_uring with that many reads in flight, through the page cache as PostgreSQL reads (the kernel's readahead included); accounted: the replay's share of the time saved (or lost) against 0; heap CPU s: the backend's CPU in the heap phase.");
 	pair_words(d, q);
 	paras = report_explain(&q->rep);
 	json_array_foreach(paras, i, p)

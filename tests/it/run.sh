@@ -13,6 +13,9 @@ same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-spar
 ok "report.md and report.html written" test -s "$R/report.md" -a -s "$R/report.html"
 ok "the answer is given" grep -q "Recommended for this storage: effective_io_concurrency = " "$R/report.md"
 ok "with the lines that apply it" grep -q "ALTER SYSTEM SET effective_io_concurrency = " "$R/report.md"
+ok "a sweep of the run points to the run's cache check" grep -q "ran once for the whole run" "$R/sweep-sparse/report.md"
+fails_not() { ! grep -q "$@"; }
+ok "and none says it did not run" fails_not "check for caches below this machine did not run" "$R/report.md"
 
 # Every number of the paired table equals the records'.
 for q in blog sparse; do
