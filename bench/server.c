@@ -11,8 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +26,7 @@
 #include "bench/pgbin.h"
 #include "bench/pgutil.h"
 #include "bench/record.h"
+#include "bench/spawn.h"
 #include "io/cache.h"
 #include "io/clock.h"
 #include "io/faultpoint.h"
@@ -45,78 +44,11 @@ void server_cfg_defaults(struct server_cfg *cfg)
 
 static int become_user(const struct server *s)
 {
-	if (!s->drop_privileges)
-		return 0;
-	if (initgroups(s->user, s->gid) < 0 || setgid(s->gid) < 0 ||
-	    setuid(s->uid) < 0)
-		return -1;
-	return 0;
+	return s->drop_privileges ? spawn_become(s->user, s->uid, s->gid) : 0;
 }
 
 #define RUN_AS_USER  1	/* as the server's user (when invoked as root) */
 #define RUN_C_LOCALE 2	/* LC_ALL=C: output in English, to be read */
-
-static void child_exec(const struct server *s, int flags, int outfd,
-		       char *const argv[])
-{
-	int devnull = open("/dev/null", O_RDONLY);
-
-	if (devnull >= 0)
-		dup2(devnull, 0);
-	dup2(outfd, 1);
-	dup2(outfd, 2);
-	/* Nothing else of eicbench's goes with it: a lock (flock(1)'s, say) the
-	 * server inherited would be held for as long as the server runs. */
-	close_range(3, ~0U, 0);
-	if (flags & RUN_C_LOCALE)
-		setenv("LC_ALL", "C", 1);
-	if ((flags & RUN_AS_USER) && become_user(s) < 0) {
-		dprintf(2, "cannot switch to user %s: %s\n", s->user, strerror(errno));
-		_exit(126);
-	}
-	execv(argv[0], argv);
-	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/* Read what the child prints into OUT (keeping the last part), bounded. */
-static int drain(int fd, char *out, size_t outlen, double deadline_ms)
-{
-	size_t used = 0;
-	char buf[4096];
-
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		double left = deadline_ms - clock_now_ms();
-		ssize_t n;
-
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&p, 1, left > 1000 ? 1000 : (int)left + 1) < 0 && errno != EINTR)
-			return -errno;
-		n = read(fd, buf, sizeof(buf));
-		if (n == 0)
-			return 0;
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -errno;
-		}
-		if (!out || outlen < 2)
-			continue;
-		if (used + n >= outlen) {	/* keep the tail */
-			size_t keep = outlen / 2;
-
-			memmove(out, out + used - (used > keep ? keep : used), used > keep ? keep : used);
-			used = used > keep ? keep : used;
-		}
-		if ((size_t)n >= outlen - used)
-			n = outlen - used - 1;
-		memcpy(out + used, buf, n);
-		used += n;
-		out[used] = '\0';
-	}
-}
 
 /*
  * Run ARGV and wait for it, bounded by TIMEOUT_S; its output goes to OUT.
@@ -125,36 +57,18 @@ static int drain(int fd, char *out, size_t outlen, double deadline_ms)
 static int run_prog(const struct server *s, int flags, char *const argv[],
 		    char *out, size_t outlen, double timeout_s)
 {
-	double deadline = clock_now_ms() + timeout_s * 1e3;
-	int pfd[2], status, ret;
-	pid_t pid;
+	struct spawn_opts o = {
+		.argv = argv, .out = out, .outlen = outlen, .out_fd = -1,
+		.timeout_s = timeout_s, .c_locale = flags & RUN_C_LOCALE,
+		.new_pgroup = true,
+	};
 
-	if (out && outlen)
-		out[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		return ret;
+	if ((flags & RUN_AS_USER) && s->drop_privileges) {
+		o.user = s->user;
+		o.uid = s->uid;
+		o.gid = s->gid;
 	}
-	if (pid == 0) {
-		setpgid(0, 0);	/* Ctrl-C at the terminal is eicbench's to handle */
-		child_exec(s, flags, pfd[1], argv);
-	}
-	close(pfd[1]);
-	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-	ret = drain(pfd[0], out, outlen, deadline);
-	close(pfd[0]);
-	if (ret == -ETIMEDOUT)
-		kill(pid, SIGKILL);
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	if (ret < 0)
-		return ret;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return spawn_run(&o);
 }
 
 int server_split_argv(char *cmd, char **argv, int max)
@@ -1089,7 +1003,7 @@ static pid_t spawn_postmaster(const struct server *s, const char *const *setting
 		if (become_user(s) < 0)
 			_exit(126);
 		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-		child_exec(s, 0, fd >= 0 ? fd : 2, argv);
+		spawn_exec(&(struct spawn_opts){ .argv = argv }, fd >= 0 ? fd : 2);
 	}
 	close(pfd[1]);
 	if (read(pfd[0], &pm, sizeof(pm)) != sizeof(pm))
