@@ -66,17 +66,23 @@ static int ms_left(double deadline_ms)
 	return left < INT_MAX - 1 ? (int)left + 1 : INT_MAX;
 }
 
-/* Append the N bytes of BUF to OUT (USED so far), keeping the tail. */
+/*
+ * Append the N bytes of BUF to OUT (USED so far). When they do not fit,
+ * the last half of OUT's room is kept: the end of what was there and of
+ * BUF, or of BUF alone when it fills that half by itself.
+ */
 static void keep_tail(char *out, size_t outlen, size_t *used, const char *buf, size_t n)
 {
-	if (*used + n >= outlen) {
-		size_t keep = *used > outlen / 2 ? outlen / 2 : *used;
+	size_t half = outlen / 2;
 
-		memmove(out, out + *used - keep, keep);
-		*used = keep;
+	if (*used + n >= outlen && n >= half) {
+		buf += n - half;
+		n = half;
+		*used = 0;
+	} else if (*used + n >= outlen) {
+		memmove(out, out + *used - (half - n), half - n);
+		*used = half - n;
 	}
-	if (n >= outlen - *used)
-		n = outlen - *used - 1;
 	memcpy(out + *used, buf, n);
 	*used += n;
 	out[*used] = '\0';

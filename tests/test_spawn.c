@@ -1,8 +1,9 @@
 /*
  * test_spawn: real child processes (sh, sleep, id): exit statuses, output
- * captured or written to a file, a missing program, PATH lookup, the kill
- * at the deadline (with output or without), no inherited descriptor,
- * LC_ALL=C, the process group, and the user switch (as root).
+ * captured (its end kept whole, however it was read) or written to a file,
+ * a missing program, PATH lookup, the kill at the deadline (with output or
+ * without), no inherited descriptor, LC_ALL=C, the process group, and the
+ * user switch (as root).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,6 +42,32 @@ static void status_and_output(void **state)
 	assert_int_equal(sh("kill -9 $$", out, sizeof(out), false, false), 128 + 9);
 	assert_int_equal(sh("read x; echo \"[$x]\"", out, sizeof(out), false, false), 0);
 	assert_string_equal(out, "[]\n");	/* stdin is /dev/null */
+}
+
+/* Is OUT the end of "1\n2\n...N\n", and at least half of its buffer? */
+static void assert_numbers_end(const char *out, size_t outlen, int last)
+{
+	static char all[200000];
+	size_t len = 0, n = strlen(out);
+
+	for (int i = 1; i <= last; i++)
+		len += (size_t)snprintf(all + len, sizeof(all) - len, "%d\n", i);
+	assert_true(n >= outlen / 2 && n < outlen);
+	assert_string_equal(out, all + len - n);
+}
+
+static void tail_kept(void **state)
+{
+	char out[64];
+
+	(void)state;
+	/* many small writes, then a few large ones (awk's buffered output) */
+	assert_int_equal(sh("i=0; while [ $i -lt 3000 ]; do i=$((i+1)); echo $i; done",
+			    out, sizeof(out), false, false), 0);
+	assert_numbers_end(out, sizeof(out), 3000);
+	assert_int_equal(sh("awk 'BEGIN { for (i = 1; i <= 20000; i++) print i }'",
+			    out, sizeof(out), false, false), 0);
+	assert_numbers_end(out, sizeof(out), 20000);
 }
 
 static void missing_and_path(void **state)
@@ -145,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(status_and_output),
+		cmocka_unit_test(tail_kept),
 		cmocka_unit_test(missing_and_path),
 		cmocka_unit_test(killed_at_deadline),
 		cmocka_unit_test(output_to_file),
