@@ -55,13 +55,14 @@ $(LIBIO): $(IO_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $(IO_OBJS)
 
-# Records carry the revision the program was built from: main.o and record.o
-# are rebuilt whenever it changes (the stamp file is rewritten only then).
+# Records carry the revision the program was built from: main.o and
+# record_host.o are rebuilt whenever it changes (the stamp file is rewritten
+# only then).
 .git-rev: FORCE
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
-bench/main.o bench/record.o: .git-rev
+bench/main.o bench/record_host.o: .git-rev
 bench/main.o: override CFLAGS += -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
-bench/record.o: override CFLAGS += -DEICBENCH_GIT_REV='"$(GIT_REV)"'
+bench/record_host.o: override CFLAGS += -DEICBENCH_GIT_REV='"$(GIT_REV)"'
 FORCE:
 
 %.o: %.c

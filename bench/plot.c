@@ -3,16 +3,14 @@
  */
 #include "bench/plot.h"
 #include "bench/record.h"
+#include "bench/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static int readable(char *path, size_t len, const char *dir, const char *sub, const char *name)
@@ -40,39 +38,18 @@ int plot_find_script(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-static void child(char *const argv[], const char *log)
+/* Run ARGV (on PATH) with its output in LOG, for PLOT_TIMEOUT_MS at most.
+ * Its exit status, or -errno (-ETIMEDOUT when it was stopped). */
+static int run_logged(char *const argv[], const char *log)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int in = open("/dev/null", O_RDONLY);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), st;
+	struct spawn_opts o = { .argv = argv, .path = true, .out_fd = fd,
+				.timeout_s = PLOT_TIMEOUT_MS / 1e3 };
 
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-	}
-	if (in >= 0)
-		dup2(in, STDIN_FILENO);
-	execvp(argv[0], argv);
-	_exit(127);
-}
-
-/* Wait for PID at most PLOT_TIMEOUT_MS, then kill it. Its exit status, or -ETIMEDOUT. */
-static int bounded_wait(pid_t pid)
-{
-	struct timespec nap = { 0, 20 * 1000 * 1000 };
-	int status;
-
-	for (int waited = 0; waited < PLOT_TIMEOUT_MS; waited += 20) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-
-		if (got == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		if (got < 0 && errno != EINTR)
-			return -errno;
-		nanosleep(&nap, NULL);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return -ETIMEDOUT;
+	st = spawn_run(&o);
+	if (fd >= 0)
+		close(fd);
+	return st;
 }
 
 /* The plots and the log in the folder of LOG given to the folder's user. */
@@ -94,7 +71,6 @@ int plot_run(const char *script, char *const args[], const char *log,
 {
 	char path[PATH_MAX];
 	char *argv[16] = { "gnuplot", "-c", path };
-	pid_t pid;
 	int st, n = 3;
 
 	if (plot_find_script(script, path, sizeof(path)) < 0)
@@ -103,12 +79,11 @@ int plot_run(const char *script, char *const args[], const char *log,
 	for (int i = 0; args[i] && n < 15; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	pid = fork();
-	if (pid < 0)
-		return snprintf(msg, msglen, "cannot start gnuplot: %s", strerror(errno)), -EAGAIN;
-	if (pid == 0)
-		child(argv, log);
-	st = bounded_wait(pid);
+	st = run_logged(argv, log);
+	if (st < 0 && st != -ETIMEDOUT) {	/* it never ran: no log of its own */
+		unlink(log);
+		return snprintf(msg, msglen, "cannot start gnuplot: %s", strerror(-st)), -EAGAIN;
+	}
 	if (st == 0 || st == 127)
 		unlink(log);
 	settle(log);
