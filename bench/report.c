@@ -297,6 +297,40 @@ static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
 	}
 }
 
+/*
+ * A run far slower than its value's median whose reads were as much slower
+ * at the device (diskstats' wait per read, over the heap phase when it was
+ * split): the device stalled during it, as a virtual disk's host or a
+ * failing disk can, and not PostgreSQL.
+ */
+static void find_stall(const struct report *r, struct report_group *g, const json_t *const *t,
+		       size_t n, double *buf)
+{
+	const char *time = r->heap_phase ? HEAP_MS : EXEC_MS;
+	size_t slow = REPORT_NONE, k = 0;
+
+	g->stall_ms = g->stall_await_ms = g->others_await_ms = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (report_num_at(t[i], time) > REPORT_STALL_X * g->median_ms &&
+		    (slow == REPORT_NONE || report_num_at(t[i], time) > report_num_at(t[slow], time)))
+			slow = i;
+	if (slow == REPORT_NONE)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		double w = report_num_at(t[i], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
+
+		if (i != slow && isfinite(w))
+			buf[k++] = w;
+	}
+	if (!k)
+		return;
+	g->others_await_ms = stats_median(buf, k);
+	g->stall_await_ms = report_num_at(t[slow], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
+	g->stall_ms = report_num_at(t[slow], time);
+	if (!(g->stall_await_ms > REPORT_STALL_X * g->others_await_ms))
+		g->stall_ms = NAN;
+}
+
 static int summarize(const struct report *r, struct report_group *g, const json_t *const *t,
 		     size_t n, double *buf)
 {
@@ -321,6 +355,7 @@ static int summarize(const struct report *r, struct report_group *g, const json_
 	for (size_t i = 0; i < n; i++)
 		g->split_runs += json_is_true(json_object_get(json_object_get(t[i], "phases"), "split"));
 	no_bitmap(g, t, n);
+	find_stall(r, g, t, n, buf);
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #define REPORT_RESAMPLES    4000     /* bootstrap resamples of a speedup */
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
+#define REPORT_STALL_X      3        /* a run this many times slower, its reads too: a stall */
 
 #define REPORT_SUMMARY_CSV  "summary.csv"
 #define REPORT_MD           "report.md"
@@ -71,6 +72,10 @@ struct report_group {
 	double index_read_mib, index_req_kib, index_cpu_share;
 	size_t split_runs;                    /* runs whose samples were split by phase */
 	double exact_blocks, lossy_blocks, rows;
+	/* The slowest run when it took over REPORT_STALL_X times the median and
+	 * the device's wait per read in it was over REPORT_STALL_X times the
+	 * other runs' median: the device stalled (NAN when no run did). */
+	double stall_ms, stall_await_ms, others_await_ms;
 };
 
 /*

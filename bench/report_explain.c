@@ -699,6 +699,25 @@ static void para_bound(FILE *f, const struct report *r, size_t s, const size_t *
 	explain_readahead(f, r, &r->series[s]);
 }
 
+/* Runs during which the device stalled (report.c's find_stall), named with
+ * the figures that show it. */
+static void para_stall(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+{
+	char a[32], b[32], label[256];
+	const char *l = report_series_label(r, s, label, sizeof(label));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct report_group *g = &r->groups[idx[i]];
+
+		if (isnan(g->stall_ms))
+			continue;
+		fprintf(f, " One run at %s%s%s%s took %s, %.1fx the median of its value (%s): the device's average wait per read in it was %.1f ms against %.2f ms in the value's other runs, so the device stalled during that run, not PostgreSQL. A median is little moved by one run; the interval is wider for it.",
+			value_of(r, idx[i]), *l ? " (" : "", l, *l ? ")" : "",
+			report_fmt_ms(a, sizeof(a), g->stall_ms), g->stall_ms / g->median_ms,
+			report_fmt_ms(b, sizeof(b), g->median_ms), g->stall_await_ms, g->others_await_ms);
+	}
+}
+
 /* Append what FN writes, without its leading blank, to OUT when not empty. */
 static int add_para(json_t *out, para_fn fn, const struct report *r, size_t s,
 		    const size_t *idx, size_t n)
@@ -832,6 +851,8 @@ json_t *report_explain(const struct report *r)
 		ret = add_para(out, para_result, r, s, idx, n);
 		if (ret == 0)
 			ret = add_para(out, para_bound, r, s, idx, n);
+		if (ret == 0)
+			ret = add_para(out, para_stall, r, s, idx, n);
 	}
 	for (size_t q = 0; ret == 0 && q < r->nqueries; q++)
 		ret = add_para(out, para_across, r, q, idx, 0);
