@@ -830,7 +830,7 @@ static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *
 	}
 	if (line && *line)
 		fprintf(f, "Before the first trial, the check for caches below this machine read %.0f blocks with O_DIRECT, then again, then fresh ones: %c%s.",
-			report_num_at(cc, "sample"), toupper((unsigned char)line[0]), line + 1);
+			report_num_at(cc, "sample"), tolower((unsigned char)line[0]), line + 1);
 }
 
 static void para_note(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)

@@ -287,6 +287,56 @@ static int apart(const struct steps_report *s, const struct step_group *a, const
 	return s->main->lower_is_better ? a->max < b->min : a->min > b->max;
 }
 
+/* The step before G that has runs, or NULL. */
+static const struct step_group *prev_with_runs(const struct steps_report *s, const struct step_group *g)
+{
+	for (long k = (long)(g - s->g) - 1; k >= 0; k--)
+		if (s->g[k].n)
+			return &s->g[k];
+	return NULL;
+}
+
+/* Which steps moved the figure beyond the runs' spread against the step
+ * before them (the "x previous" column), and which did not. */
+static void step_words(const struct steps_report *s, struct doc *d)
+{
+	const struct step_group *prev = NULL, *moved[s->ng + 1];
+	int nmoved = 0, still = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (int k = 0; k < s->ng; k++) {
+		const struct step_group *g = &s->g[k];
+
+		if (!g->n)
+			continue;
+		if (prev && prev->n >= 2 && g->n >= 2) {
+			if (apart(s, g, prev) || apart(s, prev, g))
+				moved[nmoved++] = g;
+			else
+				still++;
+		}
+		prev = g;
+	}
+	if (!nmoved) {
+		if (still)
+			doc_para(d, "No step moved %s beyond the runs' spread against the step before it: the runs of each overlap the previous step's.",
+				 s->main->label);
+		return;
+	}
+	if (!(f = open_memstream(&text, &len)))
+		return;
+	for (int i = 0; i < nmoved; i++)
+		fprintf(f, "%s'%s' (%.2fx)", i == 0 ? "" : i == nmoved - 1 ? " and " : ", ", moved[i]->name,
+			gain(s, moved[i], prev_with_runs(s, moved[i])));
+	if (fclose(f) == 0)
+		doc_para(d, "Against the step before it, only %s moved %s beyond the runs' spread (every run of one better than every run of the other).%s",
+			 text, s->main->label,
+			 still ? " The other steps' runs overlap those of the step before them: their changes are within the run-to-run spread." : "");
+	free(text);
+}
+
 static void best_words(const struct steps_report *s, struct doc *d)
 {
 	const struct step_group *best = NULL, *first = NULL;
@@ -373,6 +423,7 @@ int report_steps_document(const char *dir, struct doc *d, char *err, size_t errl
 		}
 		table(s, d);
 		best_words(s, d);
+		step_words(s, d);
 		warnings(s, d);
 		if (s->torn)
 			doc_para(d, "Note: the last record was torn by an interrupted write and is left out.");
