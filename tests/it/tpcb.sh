@@ -8,8 +8,11 @@ P=54396
 cluster pg $P
 q() { sql "$D" $P "$1"; }
 qo() { psql -X -At -h "$D" -p $P -U postgres -d "$1" -c "$2"; }
-run() { "$EB" tpcb run --datadir "$D" "$@"; }
+# Runs without --out write results/<UTC>-tpcb in the working directory:
+# theirs, not the checkout's.
+run() { (cd "$T" && "$EB" tpcb run --datadir "$D" "$@"); }
 j() { jq -r "$1" "$T/out.json"; }
+nres=$(ls results 2>/dev/null | wc -l)
 
 # ---- init ----------------------------------------------------------------
 ok "init at scale 1" "$EB" tpcb init --datadir "$D" -s 1
@@ -110,7 +113,7 @@ same "-R records the schedule lag" "$(j '.lag_ms.mean >= 0 and .lag_ms.max >= .l
 out=$(run -c 2 -T 2 -P 1 2>&1 >/dev/null)
 same "-P prints progress lines" "$(echo "$out" | grep -cE '^progress: [0-9.]+ s, [0-9.]+ tps, lat [0-9.]+ ms stddev [0-9.]+, 0 failed$' | sed 's/^[12]$/yes/')" yes
 
-PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "--dsn '' takes the PG* variables" "$EB" tpcb run --dsn '' -t 5
+PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "--dsn '' takes the PG* variables" "$EB" tpcb run --dsn '' -t 5 --out "$T/pgenv"
 
 # ---- retries: serializable isolation on one branch row ----------------------
 q 'create database ser' >/dev/null
@@ -147,3 +150,4 @@ wait $rp
 same "a server stopped midway ends the run with status 1" "$?" 1
 same "... with a clear message naming a client" "$(grep -cE 'client [0-9]+ (aborted|lost)' "$T/stop.out" | sed 's/^[1-9].*/yes/')" yes
 same "... and a record of the clients lost" "$(jq -r '.aborted_clients' "$T/stop/trials.jsonl")" 3
+same "nothing written under the checkout's results/" "$(ls results 2>/dev/null | wc -l)" "$nres"
