@@ -323,7 +323,7 @@ static int fast_data(struct load *l, PGconn *c)
 	if (ret == 0)
 		ret = pgutil_exec(c, "COMMIT", 0, NULL, l->err, l->errlen);
 	else
-		PQexec(c, "ROLLBACK");
+		PQclear(PQexec(c, "ROLLBACK"));
 	return ret;
 }
 
