@@ -307,7 +307,6 @@ static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 
 	for (size_t i = 0; r->aio && i < n; i++) {
 		const struct report_group *g = &r->groups[idx[i]];
-
 		const char *method = group_setting(r, g, "io_method");
 
 		if (method && !strcmp(method, "worker") &&
@@ -535,8 +534,9 @@ static void explain_aio_queued(FILE *f, const struct report *r, const size_t *id
 		return;
 	g = &r->groups[at];
 	workers = group_setting(r, g, "io_workers");
-	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device: most waited inside the server for one of its %s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
-		value_of(r, at), g->heap_aio_in_flight, g->heap_queue_depth, workers ?: "");
+	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device: most waited inside the server for %s%s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
+		value_of(r, at), g->heap_aio_in_flight, g->heap_queue_depth,
+		workers ? "one of its " : "its", workers ? workers : "");
 }
 
 /* On 18: the I/Os PostgreSQL had in flight (pg_aios) beside the device's queue. */

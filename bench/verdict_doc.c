@@ -259,9 +259,14 @@ static void cpu_and_wait(FILE *f, const char *value, const struct verdict_pair *
 	double all = fabs(cpu_d + wait_d);
 	char a[32];
 
-	fprintf(f, " The backend's CPU in the heap phase was %.2f s at %s and %.2f s at 0 (%.0f%% and %.0f%% of a core); the rest of the phase, off the CPU and so waiting for reads, was %.2f s at %s and %.2f s at 0.",
-		p->heap_cpu_s, value, z->heap_cpu_s, p->g->heap_cpu_share * 100, z->g->heap_cpu_share * 100,
-		wait_v > 0 ? wait_v : 0, value, wait_0 > 0 ? wait_0 : 0);
+	fprintf(f, " The backend's CPU in the heap phase was %.2f s at %s and %.2f s at 0 (%.0f%% and %.0f%% of a core)",
+		p->heap_cpu_s, value, z->heap_cpu_s, p->g->heap_cpu_share * 100, z->g->heap_cpu_share * 100);
+	if (wait_v < 0 || wait_0 < 0) {	/* more CPU than time: not the backend's alone */
+		fprintf(f, ".");
+		return;
+	}
+	fprintf(f, "; the rest of the phase, off the CPU and so waiting for reads, was %.2f s at %s and %.2f s at 0.",
+		wait_v, value, wait_0);
 	if (all > 0.05)
 		fprintf(f, " The %.2f s %s are %.2f s %s CPU and %.2f s %s waiting.", all,
 			cpu_d + wait_d >= 0 ? "saved" : "lost", fabs(cpu_d), cpu_d >= 0 ? "less" : "more",
