@@ -300,8 +300,9 @@ static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
 /*
  * A run far slower than its value's median whose reads were as much slower
  * at the device (diskstats' wait per read, over the heap phase when it was
- * split): the device stalled during it, as a virtual disk's host or a
- * failing disk can, and not PostgreSQL.
+ * split): its time went at the device, not in PostgreSQL. When it was the
+ * sweep's first trial, the first to read the data set, a cache below this
+ * machine is the likely reason the others were faster.
  */
 static void find_stall(const struct report *r, struct report_group *g, const json_t *const *t,
 		       size_t n, double *buf)
@@ -327,6 +328,7 @@ static void find_stall(const struct report *r, struct report_group *g, const jso
 	g->others_await_ms = stats_median(buf, k);
 	g->stall_await_ms = report_num_at(t[slow], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
 	g->stall_ms = report_num_at(t[slow], time);
+	g->stall_first = report_num_at(t[slow], "index") == 1;
 	if (!(g->stall_await_ms > REPORT_STALL_X * g->others_await_ms))
 		g->stall_ms = NAN;
 }

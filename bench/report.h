@@ -24,7 +24,7 @@
 #define REPORT_RESAMPLES    4000     /* bootstrap resamples of a speedup */
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
-#define REPORT_STALL_X      3        /* a run this many times slower, its reads too: a stall */
+#define REPORT_STALL_X      3        /* a run this many times slower, its reads too */
 
 #define REPORT_SUMMARY_CSV  "summary.csv"
 #define REPORT_MD           "report.md"
@@ -74,8 +74,10 @@ struct report_group {
 	double exact_blocks, lossy_blocks, rows;
 	/* The slowest run when it took over REPORT_STALL_X times the median and
 	 * the device's wait per read in it was over REPORT_STALL_X times the
-	 * other runs' median: the device stalled (NAN when no run did). */
+	 * other runs' median: its time went at the device (NAN when no run
+	 * did); stall_first: it was the sweep's first trial. */
 	double stall_ms, stall_await_ms, others_await_ms;
+	int    stall_first;
 };
 
 /*

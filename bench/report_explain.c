@@ -699,7 +699,49 @@ static void para_bound(FILE *f, const struct report *r, size_t s, const size_t *
 	explain_readahead(f, r, &r->series[s]);
 }
 
-/* Runs during which the device stalled (report.c's find_stall), named with
+/* The check of the run whose step the sweep is (cmd_run.c: the run checks
+ * once, its sweeps do not), when it ran; NULL else. Free with json_decref. */
+static json_t *run_cache_check(const struct report *r)
+{
+	char parent[sizeof(r->dir)], path[sizeof(r->dir) + 64];
+	char *slash;
+	json_t *cc;
+
+	snprintf(parent, sizeof(parent), "%s", r->dir);
+	while ((slash = strrchr(parent, '/')) && slash[1] == '\0' && slash != parent)
+		*slash = '\0';
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(parent, sizeof(parent), ".");
+	if (!record_folder_is(parent, "run"))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/cache-check/cachecheck.json", parent);
+	cc = json_load_file(path, 0, NULL);
+	if (!json_is_true(json_object_get(cc, "ran"))) {
+		json_decref(cc);
+		return NULL;
+	}
+	return cc;
+}
+
+/* The check for caches below this machine found one: the sweep's own, else its run's. */
+static bool cache_found(const struct report *r)
+{
+	const json_t *cc = json_object_get(json_object_get(r->meta, "plan"), "cache_check");
+	json_t *run;
+	bool found;
+
+	if (json_is_object(cc))
+		return json_is_true(json_object_get(cc, "ran")) && json_is_true(json_object_get(cc, "cache_below"));
+	run = run_cache_check(r);
+	found = json_is_true(json_object_get(run, "cache_below"));
+	json_decref(run);
+	return found;
+}
+
+/* Runs whose time went at the device (report.c's find_stall), named with
  * the figures that show it. */
 static void para_stall(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
@@ -711,10 +753,14 @@ static void para_stall(FILE *f, const struct report *r, size_t s, const size_t *
 
 		if (isnan(g->stall_ms))
 			continue;
-		fprintf(f, " One run at %s%s%s%s took %s, %.1fx the median of its value (%s): the device's average wait per read in it was %.1f ms against %.2f ms in the value's other runs, so the device stalled during that run, not PostgreSQL. A median is little moved by one run; the interval is wider for it.",
+		fprintf(f, " One run at %s%s%s%s took %s, %.1fx the median of its value (%s), and the device's average wait per read in it was %.1f ms against %.2f ms in the value's other runs: that run's time went at the device, not in PostgreSQL.",
 			value_of(r, idx[i]), *l ? " (" : "", l, *l ? ")" : "",
 			report_fmt_ms(a, sizeof(a), g->stall_ms), g->stall_ms / g->median_ms,
 			report_fmt_ms(b, sizeof(b), g->median_ms), g->stall_await_ms, g->others_await_ms);
+		if (g->stall_first)
+			fprintf(f, " It was the sweep's first trial: if something below this machine kept what that trial read%s, every later trial read faster than the device alone would, and was not cold for the device.",
+				cache_found(r) ? " (the check for caches below found such a cache)" : "");
+		fprintf(f, " A median is little moved by one run; the interval is wider for it.");
 	}
 }
 
@@ -793,24 +839,6 @@ static void para_semantics(FILE *f, const struct report *r, size_t s, const size
 	explain_semantics(f, r);
 }
 
-/* Is the sweep a step of a run that made the check itself (cmd_run.c)? */
-static bool run_has_cache_check(const struct report *r)
-{
-	char parent[sizeof(r->dir)], path[sizeof(r->dir) + 64];
-	char *slash;
-
-	snprintf(parent, sizeof(parent), "%s", r->dir);
-	while ((slash = strrchr(parent, '/')) && slash[1] == '\0')
-		*slash = '\0';
-	slash = strrchr(parent, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		snprintf(parent, sizeof(parent), ".");
-	snprintf(path, sizeof(path), "%s/cache-check/cachecheck.json", parent);
-	return record_folder_is(parent, "run") && access(path, R_OK) == 0;
-}
-
 /* What the check for caches below this machine found before the first trial. */
 static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
 {
@@ -819,8 +847,11 @@ static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *
 
 	(void)s, (void)idx, (void)n;
 	if (!json_is_object(cc)) {	/* not asked for: --no-cache-check, --warm */
-		if (run_has_cache_check(r))
+		json_t *run = run_cache_check(r);
+
+		if (run)
 			fprintf(f, "The check for caches below this machine ran once for the whole run, before its first sweep (its own section in the run's report).");
+		json_decref(run);
 		return;
 	}
 	if (!json_is_true(json_object_get(cc, "ran"))) {

@@ -248,6 +248,15 @@ static double gain(const struct steps_report *s, const struct step_group *g, con
 	return s->main->lower_is_better ? ref->median / g->median : g->median / ref->median;
 }
 
+/* The step before G that has runs, or NULL. */
+static const struct step_group *prev_with_runs(const struct steps_report *s, const struct step_group *g)
+{
+	for (long k = (long)(g - s->g) - 1; k >= 0; k--)
+		if (s->g[k].n)
+			return &s->g[k];
+	return NULL;
+}
+
 static void table(const struct steps_report *s, struct doc *d)
 {
 	const char *heads[] = { "step", "what it set", "runs", "transactions", s->main->label,
@@ -272,7 +281,7 @@ static void table(const struct steps_report *s, struct doc *d)
 		snprintf(c[5], sizeof(c[5]), "%.1f-%.1f", g->min, g->max);
 		doc_num(c[6], sizeof(c[6]), "%.2f", g->p50);
 		doc_num(c[7], sizeof(c[7]), "%.2f", g->p99);
-		doc_num(c[8], sizeof(c[8]), "%.2f", k ? gain(s, g, &s->g[k - 1]) : NAN);
+		doc_num(c[8], sizeof(c[8]), "%.2f", gain(s, g, prev_with_runs(s, g)));
 		doc_num(c[9], sizeof(c[9]), "%.2f", gain(s, g, first));
 		snprintf(c[10], sizeof(c[10]), "%ld", g->warnings);
 		for (int i = 0; i < 11; i++)
@@ -287,13 +296,27 @@ static int apart(const struct steps_report *s, const struct step_group *a, const
 	return s->main->lower_is_better ? a->max < b->min : a->min > b->max;
 }
 
-/* The step before G that has runs, or NULL. */
-static const struct step_group *prev_with_runs(const struct steps_report *s, const struct step_group *g)
+/*
+ * How often two steps that do not differ at all come out apart by that rule:
+ * with n runs each, 2 of the C(2n, n) equally likely orders of their runs
+ * put one step's all above the other's. Said with the fewest runs of a step.
+ */
+static const char *chance_words(const struct steps_report *s, int comparisons)
 {
-	for (long k = (long)(g - s->g) - 1; k >= 0; k--)
-		if (s->g[k].n)
-			return &s->g[k];
-	return NULL;
+	static char buf[256];
+	int n = 0;
+	double orders = 1;
+
+	for (int k = 0; k < s->ng; k++)
+		if (s->g[k].n >= 2 && (n == 0 || (int)s->g[k].n < n))
+			n = (int)s->g[k].n;
+	if (n == 0)
+		return "";
+	for (int i = 1; i <= n; i++)
+		orders = orders * (n + i) / i;	/* C(2n, n) */
+	snprintf(buf, sizeof(buf), " With %d runs a step, two steps that do not differ come out apart this way %.1f%% of the time, so of these %d comparisons about %.1f may be chance: more runs (--runs) tell.",
+		 n, 200 / orders, comparisons, comparisons * 2 / orders);
+	return buf;
 }
 
 /* Which steps moved the figure beyond the runs' spread against the step
@@ -331,9 +354,10 @@ static void step_words(const struct steps_report *s, struct doc *d)
 		fprintf(f, "%s'%s' (%.2fx)", i == 0 ? "" : i == nmoved - 1 ? " and " : ", ", moved[i]->name,
 			gain(s, moved[i], prev_with_runs(s, moved[i])));
 	if (fclose(f) == 0)
-		doc_para(d, "Against the step before it, only %s moved %s beyond the runs' spread (every run of one better than every run of the other).%s",
+		doc_para(d, "Against the step before it, only %s moved %s beyond the runs' spread (every run of one better than every run of the other).%s%s",
 			 text, s->main->label,
-			 still ? " The other steps' runs overlap those of the step before them: their changes are within the run-to-run spread." : "");
+			 still ? " The other steps' runs overlap those of the step before them: their changes are within the run-to-run spread." : "",
+			 chance_words(s, nmoved + still));
 	free(text);
 }
 

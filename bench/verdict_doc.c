@@ -265,14 +265,14 @@ static void cpu_and_wait(FILE *f, const char *value, const struct verdict_pair *
 		fprintf(f, ".");
 		return;
 	}
-	fprintf(f, "; the rest of the phase, off the CPU and so waiting for reads, was %.2f s at %s and %.2f s at 0.",
+	fprintf(f, "; the rest of the phase, off the CPU (waiting for reads, or for a core on a busy machine), was %.2f s at %s and %.2f s at 0.",
 		wait_v, value, wait_0);
 	if (all > 0.05)
-		fprintf(f, " The %.2f s %s are %.2f s %s CPU and %.2f s %s waiting.", all,
+		fprintf(f, " The %.2f s %s are %.2f s %s CPU and %.2f s %s time off the CPU.", all,
 			cpu_d + wait_d >= 0 ? "saved" : "lost", fabs(cpu_d), cpu_d >= 0 ? "less" : "more",
 			fabs(wait_d), wait_d >= 0 ? "less" : "more");
 	if (isfinite(p->replay0_ms) && wait_0 > 1.2 * p->replay0_ms / 1e3)
-		fprintf(f, " At 0 the query waited %.2f s for reads that the replay's plain reads, with no work between them, did in %s: there the reads did not overlap the backend's work.",
+		fprintf(f, " At 0 the query spent %.2f s off the CPU, more than the %s the replay's plain reads of the same blocks took with no work between them: inside the query, reading them (or waiting for a core) took longer.",
 			wait_0, report_fmt_ms(a, sizeof(a), p->replay0_ms));
 }
 

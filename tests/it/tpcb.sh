@@ -12,7 +12,8 @@ qo() { psql -X -At -h "$D" -p $P -U postgres -d "$1" -c "$2"; }
 # theirs, not the checkout's.
 run() { (cd "$T" && "$EB" tpcb run --datadir "$D" "$@"); }
 j() { jq -r "$1" "$T/out.json"; }
-nres=$(ls results 2>/dev/null | wc -l)
+tpcb_folders() { ls -d results/*-tpcb 2>/dev/null | sort; }
+before=$(tpcb_folders)
 
 # ---- init ----------------------------------------------------------------
 ok "init at scale 1" "$EB" tpcb init --datadir "$D" -s 1
@@ -150,4 +151,4 @@ wait $rp
 same "a server stopped midway ends the run with status 1" "$?" 1
 same "... with a clear message naming a client" "$(grep -cE 'client [0-9]+ (aborted|lost)' "$T/stop.out" | sed 's/^[1-9].*/yes/')" yes
 same "... and a record of the clients lost" "$(jq -r '.aborted_clients' "$T/stop/trials.jsonl")" 3
-same "nothing written under the checkout's results/" "$(ls results 2>/dev/null | wc -l)" "$nres"
+same "no tpcb folder written under the checkout's results/" "$(tpcb_folders)" "$before"
