@@ -61,6 +61,19 @@ const char *report_str_at(const json_t *obj, const char *a, const char *b)
 	return json_string_value(v);
 }
 
+const char *report_server_setting(const struct report *r, const char *name)
+{
+	return report_str_at(json_object_get(r->meta, "server"), "settings", name);
+}
+
+const char *report_group_setting(const struct report *r, const struct report_group *g, const char *name)
+{
+	for (size_t i = 0; i < r->nsettings; i++)
+		if (!strcmp(r->settings[i].name, name))
+			return r->settings[i].values[g->value[i]];
+	return report_server_setting(r, name);
+}
+
 const char *report_value(const struct report *r, const struct report_group *g, size_t s)
 {
 	return r->settings[s].values[g->value[s]];

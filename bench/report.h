@@ -210,6 +210,11 @@ int report_bad(char *err, size_t errlen, const char *fmt, ...)
 double report_num_at(const json_t *obj, const char *path);
 /* The string OBJ.A (or OBJ.A.B when B), or NULL. */
 const char *report_str_at(const json_t *obj, const char *a, const char *b);
+/* The server's own value of setting NAME as the records hold it, or NULL. */
+const char *report_server_setting(const struct report *r, const char *name);
+/* NAME as group G ran with it: its grid value when the sweep varied it,
+ * else the server's own (NULL when not recorded). */
+const char *report_group_setting(const struct report *r, const struct report_group *g, const char *name);
 /* Whether group A's swept value comes before B's (by number, else grid order). */
 int report_before(const struct report *r, const struct report_group *a,
 		  const struct report_group *b);

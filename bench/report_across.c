@@ -42,7 +42,7 @@ static size_t telling_setting(const struct report *r, const struct report_across
 static const char *own_value(const struct report *r, size_t i)
 {
 	const char *name = r->settings[i].name;
-	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", name);
+	const char *v = report_server_setting(r, name);
 
 	return v ? v : semantics_default(name, (int)r->version_num);
 }

@@ -288,15 +288,6 @@ static size_t span(const struct report *r, const size_t *idx, size_t n, size_t o
 	return k;
 }
 
-/* The setting NAME in force for group G: its grid value, else the server's. */
-static const char *group_setting(const struct report *r, const struct report_group *g, const char *name)
-{
-	for (size_t i = 0; i < r->nsettings; i++)
-		if (!strcmp(r->settings[i].name, name))
-			return r->settings[i].values[g->value[i]];
-	return report_str_at(json_object_get(r->meta, "server"), "settings", name);
-}
-
 /* The group among IDX with the most I/Os in flight inside PostgreSQL when,
  * under io_method = worker, they were clearly more than the device's queue
  * held (the reads queued for the I/O workers), else REPORT_NONE. Under
@@ -307,7 +298,7 @@ static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 
 	for (size_t i = 0; r->aio && i < n; i++) {
 		const struct report_group *g = &r->groups[idx[i]];
-		const char *method = group_setting(r, g, "io_method");
+		const char *method = report_group_setting(r, g, "io_method");
 
 		if (method && !strcmp(method, "worker") &&
 		    !isnan(g->heap_aio_in_flight) && !isnan(g->heap_queue_depth) &&
@@ -424,7 +415,7 @@ static double setting_kib(const char *v)
  * the device's readahead would have made them larger? */
 static bool combined_at0(const struct report *r, double at0)
 {
-	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", "io_combine_limit");
+	const char *v = report_server_setting(r, "io_combine_limit");
 	double limit = setting_kib(v);
 	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
 
@@ -435,7 +426,7 @@ static bool combined_at0(const struct report *r, double at0)
 /* Then say it: the read stream's combined reads, without readahead. */
 static void explain_combined(FILE *f, const struct report *r, double at0)
 {
-	const char *v = report_str_at(json_object_get(r->meta, "server"), "settings", "io_combine_limit");
+	const char *v = report_server_setting(r, "io_combine_limit");
 	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
 	char a[32];
 
@@ -478,7 +469,7 @@ static void explain_plan(FILE *f, const struct report *r, const struct report_se
 			 const size_t *idx, size_t n)
 {
 	const struct report_group *fa = &r->groups[se->fastest];
-	const char *wm = report_str_at(json_object_get(r->meta, "server"), "settings", "work_mem");
+	const char *wm = report_server_setting(r, "work_mem");
 	size_t nb = 0, runs = 0, with = REPORT_NONE;
 
 	for (size_t i = 0; i < n; i++) {
@@ -533,7 +524,7 @@ static void explain_aio_queued(FILE *f, const struct report *r, const size_t *id
 	if (at == REPORT_NONE)
 		return;
 	g = &r->groups[at];
-	workers = group_setting(r, g, "io_workers");
+	workers = report_group_setting(r, g, "io_workers");
 	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device: most waited inside the server for %s%s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
 		value_of(r, at), g->heap_aio_in_flight, g->heap_queue_depth,
 		workers ? "one of its " : "its", workers ? workers : "");
@@ -630,7 +621,7 @@ static void explain_pre13_values(FILE *f, const struct report *r)
 
 static void explain_io_method(FILE *f, const struct report *r)
 {
-	const char *m = report_str_at(json_object_get(r->meta, "server"), "settings", "io_method");
+	const char *m = report_server_setting(r, "io_method");
 
 	for (size_t s = 0; s < r->nsettings; s++) {
 		if (strcmp(r->settings[s].name, "io_method"))
