@@ -1,0 +1,117 @@
+/*
+ * cmd_compare: "eicbench compare A B [...]": result folders side by side
+ * (bench/report/compare.h), printed, and written with their plots into a new
+ * folder results/<UTC>-compare (or --out DIR). Folders of different data
+ * sets are refused unless --force.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/pg/lock.h"
+#include "bench/cmd/cmd.h"
+#include "bench/report/compare.h"
+#include "bench/cli/opts.h"
+#include "bench/record/record.h"
+
+struct compare_opts {
+	const char *format;
+	const char *out;
+	bool force, no_plot;
+};
+
+static const struct opt_desc compare_table[] = {
+	{ "format", OPT_STR, offsetof(struct compare_opts, format), 0, 0, "text|md|json", "text",
+	  "what to print" },
+	{ "out", OPT_STR, offsetof(struct compare_opts, out), 0, 0, "DIR",
+	  "results/<UTC>-compare", "where compare.md, compare.json and the plots go (new or empty)" },
+	{ "force", OPT_FLAG, offsetof(struct compare_opts, force), 0, 0, NULL, NULL,
+	  "compare folders of different data sets anyway (the output says so)" },
+	{ "no-plot", OPT_FLAG, offsetof(struct compare_opts, no_plot), 0, 0, NULL, NULL,
+	  "do not run gnuplot" },
+	{ 0 }
+};
+
+#define USAGE "eicbench compare DIR DIR [DIR...] [--format text|md|json] [--out DIR] [--force] [--no-plot]\n" \
+	      "  each DIR a result folder of eicbench sweep or eicbench run"
+
+static int fail(int ret, const char *msg)
+{
+	return cmd_fail("compare", ret, msg);
+}
+
+static int write_outputs(const struct compare *c, const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *j = compare_json(c);
+	int ret;
+
+	if (!f || !j)
+		return -ENOMEM;
+	compare_render(c, 1, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/compare.md", dir);
+	ret = record_write_file_atomic(path, buf, len, err, errlen);
+	free(buf);
+	if (ret == 0) {
+		char *text = json_dumps(j, JSON_INDENT(2));
+
+		snprintf(path, sizeof(path), "%s/compare.json", dir);
+		ret = text ? record_write_file_atomic(path, text, strlen(text), err, errlen) : -ENOMEM;
+		free(text);
+	}
+	json_decref(j);
+	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { 0 };
+	const char *dirs[COMPARE_MAX_SIDES + 1];
+	char err[2048], dir[PATH_MAX], msg[1024] = "";
+	struct compare c;
+	int n = 0, ret;
+
+	while (n < argc && argv[n][0] != '-' && n <= COMPARE_MAX_SIDES)
+		dirs[n] = argv[n], n++;
+	ret = opts_parse(compare_table, &o, argc - n, argv + n, err, sizeof(err));
+	if (ret == 1) {
+		opts_usage(stdout, USAGE, compare_table);
+		return 0;
+	}
+	if (ret == 0)
+		ret = opts_check_paths("result folder", argv, n, err, sizeof(err));
+	if (ret < 0)
+		return fail(ret, err);
+	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "md") && strcmp(o.format, "json"))
+		return snprintf(err, sizeof(err), "--format %s: give text, md or json", o.format), fail(-EINVAL, err);
+	ret = compare_load(dirs, n, o.force, &c, err, sizeof(err));
+	if (ret == 0)
+		ret = record_dir_create(NULL, "compare", o.out, dir, sizeof(dir), err, sizeof(err));
+	if (ret == 0)
+		ret = lock_hold_folder(dir, err, sizeof(err));
+	if (ret == -EEXIST)
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = write_outputs(&c, dir, err, sizeof(err));
+	if (ret == 0 && !o.no_plot && compare_plot(&c, dir, msg, sizeof(msg)) < 0)
+		fprintf(stderr, "eicbench compare: plots failed: %s\n", msg);
+	if (ret == 0 && o.format && !strcmp(o.format, "json")) {
+		json_t *j = compare_json(&c);
+
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(j);
+	} else if (ret == 0)
+		compare_render(&c, o.format && !strcmp(o.format, "md"), stdout);
+	if (ret == 0)
+		fprintf(stderr, "Written to %s: compare.md, compare.json%s%s\n", dir,
+			msg[0] ? "; plots: " : "", msg);
+	compare_free(&c);
+	return ret < 0 ? fail(ret, err) : 0;
+}

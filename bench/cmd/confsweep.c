@@ -1,0 +1,352 @@
+/*
+ * cmd_confsweep: "eicbench confsweep": whole-configuration sweeps like the
+ * seed posts', on the shared runner (bench/sweep/runner.h): the steps of a sweep
+ * file (bench/sweep/stepfile.h), or a grid from --set, with the TPC-B workload
+ * (bench/workloads/workload_tpcb.h) or the cold bitmap-scan one. Options on the
+ * command line win over the file's [sweep] section. The settings are put
+ * back at the end, also after an error or Ctrl-C; the table in the seeds'
+ * shape comes from bench/report/report_steps.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli/stop.h"
+#include "bench/cmd/cmd.h"
+#include "bench/cli/opts.h"
+#include "bench/record/record.h"
+#include "bench/report/report_steps.h"
+#include "bench/sweep/runner.h"
+#include "bench/sweep/stepfile.h"
+#include "bench/workloads/workload_bitmap.h"
+#include "bench/workloads/workload_tpcb.h"
+
+
+struct confsweep_opts {
+	struct server_cfg srv;
+	struct opt_list set;
+	long long runs, clients, threads, transactions, scale, order_seed, pipeline;
+	double duration;
+	const char *warmup, *workload, *protocol, *query, *out, *resume;
+	bool cold, no_checkpoint;
+};
+
+#define CO(f) offsetof(struct confsweep_opts, f)
+
+static const struct opt_desc confsweep_table[] = {
+	SERVER_OPTS(struct confsweep_opts, srv),
+	{ "set", OPT_LIST, CO(set), 0, 0, "NAME=V1,V2", NULL,
+	  "vary a setting (repeatable: several make a grid); instead of a sweep file" },
+	{ "runs", OPT_INT, CO(runs), 1, 1000, "N", "the file's, else 3", "measured runs of every step" },
+	{ "workload", OPT_STR, CO(workload), 0, 0, "NAME", "the file's, else tpcb",
+	  "tpcb (TPC-B-like), select-only, simple-update, or bitmap (the cold bitmap-scan query)" },
+	{ "client", OPT_INT, CO(clients), 1, TPCB_MAX_CLIENTS, "N", "the file's, else 4", "TPC-B clients", 'c' },
+	{ "jobs", OPT_INT, CO(threads), 1, TPCB_MAX_CLIENTS, "N", "the file's, else 2", "TPC-B threads", 'j' },
+	{ "time", OPT_SECONDS, CO(duration), 0, 86400, "SECONDS", "the file's, else 60", "each measured run this long (at most 24h)", 'T' },
+	{ "transactions", OPT_INT, CO(transactions), 1, INT64_MAX / TPCB_MAX_CLIENTS, "N", NULL,
+	  "transactions per client instead of -T", 't' },
+	{ "protocol", OPT_STR, CO(protocol), 0, 0, "MODE", "the file's, else simple", "simple, extended or prepared", 'M' },
+	{ "pipeline", OPT_INT, CO(pipeline), 1, TPCB_MAX_PIPELINE, "N", NULL, "TPC-B transactions in flight per client" },
+	{ "scale", OPT_INT, CO(scale), 1, TPCB_MAX_SCALE, "N", "the file's, else 20",
+	  "pgbench's tables at this scale (made when missing)", 's' },
+	{ "warmup", OPT_STR, CO(warmup), 0, 0, "TIME", "the file's, else 10s", "a run before each measured run, not recorded; 0: none" },
+	{ "no-checkpoint", OPT_FLAG, CO(no_checkpoint), 0, 0, NULL, NULL, "no CHECKPOINT before each run" },
+	{ "query", OPT_STR, CO(query), 0, 0, "blog|sparse|FILE", "the file's, else sparse", "bitmap workload: the query" },
+	{ "cold", OPT_FLAG, CO(cold), 0, 0, NULL, NULL, "drop the caches before each run (the bitmap workload always does)" },
+	{ "order-seed", OPT_INT, CO(order_seed), 0, INT64_MAX / 2, "S", "random", "seed of the per-round shuffle" },
+	{ "out", OPT_STR, CO(out), 0, 0, "DIR", "results/<UTC>-confsweep", "result folder (new or empty)" },
+	{ "resume", OPT_STR, CO(resume), 0, 0, "DIR", NULL, "finish an interrupted confsweep in DIR" },
+	{ 0 }
+};
+
+#define USAGE "eicbench confsweep [--datadir DIR | --dsn CONNINFO --restart-cmd CMD] FILE.ini [--runs N]\n" \
+	"                          [-c N] [-j N] [-T TIME | -t N] [-M MODE] [-s SCALE] [--warmup TIME] [--cold]\n" \
+	"       eicbench confsweep [...] --set NAME=V1,V2 [--set ...]\n" \
+	"       eicbench confsweep --resume DIR"
+
+struct confsweep {
+	struct confsweep_opts o;
+	const char *file;
+	struct stepfile *sf;
+	struct runner r;
+	struct tpcb_wcfg tpcb;
+	struct bitmap_cfg bitmap;
+	char err[2048];
+};
+
+
+/* A value from the command line, else the file's [sweep], else DEF. */
+static const char *file_option(const struct confsweep *cs, const char *key, const char *def)
+{
+	const char *v = cs->sf ? stepfile_option(cs->sf, key, NULL) : NULL;
+
+	return v ? v : def;
+}
+
+/* A [sweep] option that is no number in range: refused, naming the line. */
+static int number_option(struct confsweep *cs, const char *key, long long given, long long def,
+			 long long min, long long max, long long *out)
+{
+	const char *v;
+	int line = 0;
+
+	if (given) {
+		*out = given;
+		return 0;
+	}
+	v = cs->sf ? stepfile_option(cs->sf, key, &line) : NULL;
+	if (!v) {
+		*out = def;
+		return 0;
+	}
+	if (opts_parse_ll(v, min, max, out) < 0) {
+		snprintf(cs->err, sizeof(cs->err), "%s line %d: %s = %s: give a whole number from %lld to %lld",
+			 cs->file, line, key, v, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int seconds_option(struct confsweep *cs, const char *key, const char *given, double def, double *out)
+{
+	const char *v = given;
+	int line = 0;
+
+	if (!v)
+		v = cs->sf ? stepfile_option(cs->sf, key, &line) : NULL;
+	if (!v) {
+		*out = def;
+		return 0;
+	}
+	if (!strcmp(v, "0"))
+		*out = 0;
+	else if (opts_parse_seconds(v, out) < 0 || *out < 0 || *out > 86400) {
+		if (given)
+			snprintf(cs->err, sizeof(cs->err), "--%s %s: give a time from 0 to 24h, e.g. 60s or 2m", key, v);
+		else
+			snprintf(cs->err, sizeof(cs->err), "%s line %d: %s = %s: give a time from 0 to 24h, e.g. 60s or 2m",
+				 cs->file, line, key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int tpcb_options(struct confsweep *cs, const char *workload)
+{
+	struct tpcb_wcfg *w = &cs->tpcb;
+	long long clients, threads, scale, tx = 0;
+	const char *proto = cs->o.protocol ? cs->o.protocol : file_option(cs, "protocol", "simple");
+	int ret = number_option(cs, "clients", cs->o.clients, 4, 1, TPCB_MAX_CLIENTS, &clients);
+
+	if (ret == 0)
+		ret = number_option(cs, "jobs", cs->o.threads, clients < 2 ? 1 : 2, 1, TPCB_MAX_CLIENTS, &threads);
+	if (ret == 0)
+		ret = number_option(cs, "scale", cs->o.scale, 20, 1, TPCB_MAX_SCALE, &scale);
+	if (ret == 0 && !cs->o.duration)
+		ret = number_option(cs, "transactions", cs->o.transactions, 0, 0, INT64_MAX / TPCB_MAX_CLIENTS, &tx);
+	if (ret == 0)
+		ret = cs->o.duration > 0 ? (w->run.duration_s = cs->o.duration, 0) :
+		      seconds_option(cs, "duration", NULL, tx ? 0 : 60, &w->run.duration_s);
+	if (ret == 0)
+		ret = seconds_option(cs, "warmup", cs->o.warmup, 10, &w->warmup_s);
+	if (ret < 0)
+		return ret;
+	if (tpcb_builtin_parse(!strcmp(workload, "tpcb") ? "tpcb-like" : workload, &w->run.builtin) < 0 ||
+	    tpcb_protocol_parse(proto, &w->run.protocol) < 0) {
+		snprintf(cs->err, sizeof(cs->err), "workload %s, protocol %s: give tpcb, select-only, simple-update or bitmap, and simple, extended or prepared",
+			 workload, proto);
+		return -EINVAL;
+	}
+	w->run.clients = (int)clients;
+	w->run.threads = (int)threads;
+	w->run.transactions = tx;
+	w->run.pipeline = (int)cs->o.pipeline;
+	workload_tpcb_defaults(w);
+	w->scale = scale;
+	w->no_checkpoint = cs->o.no_checkpoint;
+	if (tx)
+		w->run.duration_s = 0;
+	return tpcb_config_check(&w->run, cs->err, sizeof(cs->err));
+}
+
+/* The workload and its configuration into the runner. */
+static int workload_options(struct confsweep *cs)
+{
+	const char *wl = cs->o.workload ? cs->o.workload : file_option(cs, "workload", "tpcb");
+	struct runner_cfg *rc = &cs->r.cfg;
+
+	if (!strcmp(wl, "bitmap")) {
+		const char *q = cs->o.query ? cs->o.query : file_option(cs, "query", "sparse");
+
+		rc->workload = &workload_bitmap;
+		rc->wcfg = &cs->bitmap;
+		cs->bitmap.force_bitmap = true;
+		return query_load(q, &cs->bitmap.q, cs->err, sizeof(cs->err));
+	}
+	rc->workload = &workload_tpcb;
+	rc->wcfg = &cs->tpcb;
+	return tpcb_options(cs, wl);
+}
+
+/* The line of the sweep file that set value V of setting I (the first step
+ * that did; any step for V -1). */
+static void origin(const struct runner *r, int i, int v, char *buf, size_t len)
+{
+	const struct stepfile *sf = r->cfg.origin_arg;
+
+	for (int k = 0; k < sf->steps.nsteps; k++) {
+		int line = stepfile_line(sf, k, i);
+
+		if (line > 0 && (v < 0 || sf->steps.value[k][i] == v)) {
+			snprintf(buf, len, "%s line %d, [%s]", sf->path, line, sf->steps.name[k]);
+			return;
+		}
+	}
+}
+
+/* The plan: the file's steps, or the grid of --set. */
+static int plan_options(struct confsweep *cs)
+{
+	struct runner_cfg *rc = &cs->r.cfg;
+	long long runs;
+	int line = 0;
+	const char *cold = cs->sf ? stepfile_option(cs->sf, "cold", &line) : NULL;
+	int ret = number_option(cs, "runs", cs->o.runs, 3, 1, 1000, &runs), yes = 0;
+
+	if (ret == 0 && cold && (yes = opts_parse_bool(cold)) < 0) {
+		snprintf(cs->err, sizeof(cs->err), "%s line %d: cold = %s: give yes or no", cs->file, line, cold);
+		return -EINVAL;
+	}
+	rc->runs = (int)runs;
+	rc->warm = !(cs->o.cold || yes || rc->workload == &workload_bitmap);
+	if (cs->sf) {
+		rc->grid = cs->sf->grid;
+		rc->steps = &cs->sf->steps;
+		rc->origin = origin;
+		rc->origin_arg = cs->sf;
+		return ret;
+	}
+	for (int i = 0; ret == 0 && i < cs->o.set.n; i++)
+		ret = sweep_grid_add(&rc->grid, cs->o.set.v[i], cs->err, sizeof(cs->err));
+	return ret;
+}
+
+/* [sweep]'s keys: the ones this command knows, else refused with the line. */
+static int known_file_options(struct confsweep *cs)
+{
+	static const char *const known[] = { "mode", "workload", "runs", "clients", "jobs", "duration",
+		"transactions", "protocol", "scale", "warmup", "query", "cold", NULL };
+
+	for (int i = 0; cs->sf && i < cs->sf->noptions; i++) {
+		int k = 0;
+
+		while (known[k] && strcmp(known[k], cs->sf->option[i].key))
+			k++;
+		if (!known[k]) {
+			snprintf(cs->err, sizeof(cs->err), "%s line %d: [sweep] has no option '%s'; give mode, workload, runs, clients, jobs, duration, transactions, protocol, scale, warmup, query or cold",
+				 cs->file, cs->sf->option[i].line, cs->sf->option[i].key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* --resume DIR: the plan and the workload's options are the folder's; only
+ * the server's options may be given again. */
+static int resume_options(struct confsweep *cs)
+{
+	const struct confsweep_opts *o = &cs->o;
+	struct runner_cfg *rc = &cs->r.cfg;
+	char path[PATH_MAX + 16];
+	const struct workload *wl;
+	json_t *meta;
+
+	if (cs->file || o->set.n || o->runs || o->workload || o->clients || o->threads || o->duration ||
+	    o->transactions || o->protocol || o->pipeline || o->scale || o->warmup || o->query ||
+	    o->cold || o->no_checkpoint || o->out || o->order_seed >= 0) {
+		snprintf(cs->err, sizeof(cs->err), "--resume %s: the plan is the folder's; give only the server's options with it",
+			 o->resume);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", o->resume, RECORD_META);
+	meta = json_load_file(path, 0, NULL);
+	wl = workload_find(json_string_value(json_object_get(json_object_get(meta, "plan"), "workload")) ?: "");
+	json_decref(meta);
+	if (!wl) {
+		snprintf(cs->err, sizeof(cs->err), "--resume %s: no meta.json of a confsweep there", o->resume);
+		return -EINVAL;
+	}
+	*rc = (struct runner_cfg){ .srv = o->srv, .command = "confsweep", .resume = o->resume,
+		.workload = wl, .wcfg = wl == &workload_bitmap ? (void *)&cs->bitmap : (void *)&cs->tpcb };
+	cs->bitmap.force_bitmap = true;
+	cs->r.stop = &cli_stopped;
+	return 0;
+}
+
+static int configure(struct confsweep *cs, int argc, char **argv)
+{
+	struct runner_cfg *rc = &cs->r.cfg;
+	int n = argc > 0 && argv[0][0] != '-' ? 1 : 0, ret;
+
+	server_cfg_defaults(&cs->o.srv);
+	cs->o.order_seed = -1;
+	cs->file = n ? argv[0] : NULL;
+	ret = opts_parse(confsweep_table, &cs->o, argc - n, argv + n, cs->err, sizeof(cs->err));
+	if (ret != 0)
+		return ret;
+	if (!cs->file && !cs->o.set.n && !cs->o.resume) {
+		snprintf(cs->err, sizeof(cs->err), "give a sweep file (e.g. sweeps/seed-2013.ini) or --set NAME=V1,V2: " USAGE);
+		return -EINVAL;
+	}
+	if (cs->file && cs->o.set.n) {
+		snprintf(cs->err, sizeof(cs->err), "a sweep file and --set both given; give one");
+		return -EINVAL;
+	}
+	if (cs->file && (!(cs->sf = calloc(1, sizeof(*cs->sf))) ||
+			 stepfile_load(cs->file, cs->sf, cs->err, sizeof(cs->err)) < 0))
+		return cs->sf ? -EINVAL : -ENOMEM;
+	if (cs->o.resume)
+		return resume_options(cs);
+	*rc = (struct runner_cfg){ .srv = cs->o.srv, .command = "confsweep",
+		.order_seed = cs->o.order_seed >= 0 ? (uint64_t)cs->o.order_seed : 0,
+		.order_seed_given = cs->o.order_seed >= 0, .out = cs->o.out, .resume = cs->o.resume,
+		.plan_given = cs->file || cs->o.set.n };
+	cs->r.stop = &cli_stopped;
+	ret = known_file_options(cs);
+	if (ret == 0)
+		ret = workload_options(cs);
+	return ret < 0 ? ret : plan_options(cs);
+}
+
+static int finish(const char *dir, char *err, size_t errlen)
+{
+	return report_steps_finish(dir, stdout, err, errlen);
+}
+
+int cmd_confsweep(int argc, char **argv)
+{
+	struct confsweep *cs = calloc(1, sizeof(*cs));
+	int ret;
+
+	if (!cs)
+		return cmd_fail("confsweep", -ENOMEM, "out of memory");
+	ret = configure(cs, argc, argv);
+	if (ret == 1) {
+		opts_usage(stdout, USAGE, confsweep_table);
+		ret = 0;
+	} else if (ret < 0)
+		ret = cmd_fail("confsweep", -EINVAL, cs->err);
+	else {
+		cli_catch_stop(true);
+		ret = cmd_exit_code(runner_main(&cs->r, argc + 2, argv - 2, finish));	/* see cmd.h */
+	}
+	query_free(&cs->bitmap.q);
+	json_decref(cs->bitmap.refs);
+	json_decref(cs->bitmap.cache_check);
+	free(cs->sf);
+	free(cs);
+	return ret;
+}

@@ -1,0 +1,178 @@
+/*
+ * cmd_sweep: "eicbench sweep": the cold effective_io_concurrency experiment
+ * (or any grid of settings) with the bitmap-scan workload on the shared
+ * runner (bench/sweep/runner.h): options into the runner's and the workload's
+ * configuration, then the runner, then the report.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/cli/stop.h"
+#include "bench/cmd/cmd.h"
+#include "bench/cli/opts.h"
+#include "bench/report/report.h"
+#include "bench/sweep/runner.h"
+#include "bench/workloads/workload_bitmap.h"
+
+
+struct sweep_opts {
+	struct server_cfg srv;
+	const char *eic;
+	struct opt_list set;
+	long long runs;
+	const char *query;
+	const char *out;
+	const char *resume;
+	long long order_seed;
+	bool warm, jit, no_force;
+	bool until_separated, allow_override, no_cache_check;
+	long long max_runs;
+	double budget_s;
+	long long sample_ms;
+};
+
+static const struct opt_desc sweep_table[] = {
+	SERVER_OPTS(struct sweep_opts, srv),
+	{ "eic", OPT_STR, offsetof(struct sweep_opts, eic), 0, 0, "LIST",
+	  SWEEP_DEFAULT_EIC, "effective_io_concurrency values (shorthand for --set effective_io_concurrency=LIST)" },
+	{ "set", OPT_LIST, offsetof(struct sweep_opts, set), 0, 0, "NAME=V1,V2",
+	  NULL, "vary a setting too (repeatable: several make a grid)" },
+	{ "runs", OPT_INT, offsetof(struct sweep_opts, runs), 1, 1000, "N", "3",
+	  "rounds: every combination runs once per round" },
+	{ "query", OPT_STR, offsetof(struct sweep_opts, query), 0, 0, "blog|sparse|FILE",
+	  "blog", "the post's query, a sparse one, or a file holding one SELECT" },
+	{ "out", OPT_STR, offsetof(struct sweep_opts, out), 0, 0, "DIR",
+	  "results/<UTC>-sweep", "result folder (new or empty)" },
+	{ "resume", OPT_STR, offsetof(struct sweep_opts, resume), 0, 0, "DIR",
+	  NULL, "finish the plan of an interrupted sweep in DIR" },
+	{ "order-seed", OPT_INT, offsetof(struct sweep_opts, order_seed), 0, INT64_MAX / 2, "S",
+	  "random", "seed of the per-round shuffle (recorded)" },
+	{ "warm", OPT_FLAG, offsetof(struct sweep_opts, warm), 0, 0, NULL, NULL,
+	  "skip the cold cycle (every record says so)" },
+	{ "jit", OPT_FLAG, offsetof(struct sweep_opts, jit), 0, 0, NULL, NULL,
+	  "leave JIT compilation on (off by default: it only adds noise)" },
+	{ "no-force", OPT_FLAG, offsetof(struct sweep_opts, no_force), 0, 0, NULL, NULL,
+	  "leave the planner's scan choice alone (a plan without a bitmap scan is an error)" },
+	{ "until-separated", OPT_FLAG, offsetof(struct sweep_opts, until_separated), 0, 0, NULL, NULL,
+	  "after --runs rounds, add rounds until the recommendation is separated (see README) or --max-runs / --budget ends" },
+	{ "max-runs", OPT_INT, offsetof(struct sweep_opts, max_runs), 1, 1000, "N", "10",
+	  "with --until-separated: rounds at most (at least --runs)" },
+	{ "budget", OPT_SECONDS, offsetof(struct sweep_opts, budget_s), 0, 7 * 86400, "TIME", "none",
+	  "with --until-separated: start no new round after this much time (e.g. 30m, 2h; at most 7 days)" },
+	{ "allow-override", OPT_FLAG, offsetof(struct sweep_opts, allow_override), 0, 0, NULL, NULL,
+	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
+	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
+	  "skip the check for caches below this machine before the first trial" },
+	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "50",
+	  "how often the device and the backend are sampled during the query" },
+	{ 0 }
+};
+
+#define USAGE "eicbench sweep [--datadir DIR] [--eic LIST] [--runs N] [--query blog|sparse|FILE]\n" \
+	"                      [--set NAME=V1,V2 ...] [--out DIR] [--resume DIR] [--warm] [--until-separated]"
+
+
+static int fail(int ret, const char *err)
+{
+	return cmd_fail("sweep", ret, err);
+}
+
+static int build_grid(const struct sweep_opts *o, struct sweep_grid *g, char *err, size_t errlen)
+{
+	memset(g, 0, sizeof(*g));
+	if ((o->eic || o->set.n == 0) &&
+	    sweep_grid_add_eic(g, o->eic ? o->eic : SWEEP_DEFAULT_EIC, err, errlen) < 0)
+		return -EINVAL;
+	for (int i = 0; i < o->set.n; i++) {
+		if (sweep_grid_add(g, o->set.v[i], err, errlen) < 0) {
+			if (o->eic && !strncmp(o->set.v[i], SWEEP_EIC "=", strlen(SWEEP_EIC) + 1))
+				snprintf(err, errlen, "--eic and --set %s=... both given; give one", SWEEP_EIC);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* --max-runs and --budget belong to --until-separated; --max-runs >= --runs. */
+static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
+{
+	long long runs = o->runs ? o->runs : 3;
+
+	if (!o->until_separated && (o->max_runs || o->budget_s > 0)) {
+		snprintf(err, errlen, "--%s only counts with --until-separated; give that too, or leave it out",
+			 o->max_runs ? "max-runs" : "budget");
+		return -EINVAL;
+	}
+	if (o->max_runs && o->max_runs < runs) {
+		snprintf(err, errlen, "--max-runs %lld is below --runs %lld; give at least %lld",
+			 o->max_runs, runs, runs);
+		return -EINVAL;
+	}
+	if (o->until_separated && !o->max_runs)
+		o->max_runs = runs > 10 ? runs : 10;
+	return 0;
+}
+
+/* Options into the runner's and the workload's configuration. */
+static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *b,
+		     char *err, size_t errlen)
+{
+	int ret = check_rounds(o, err, errlen);
+
+	if (ret == 0 && o->resume && o->out) {
+		snprintf(err, errlen, "--resume and --out both given: a resumed sweep writes into its own folder");
+		return -EINVAL;
+	}
+	r->cfg = (struct runner_cfg){
+		.srv = o->srv, .workload = &workload_bitmap, .wcfg = b, .command = "sweep",
+		.runs = o->runs ? (int)o->runs : 3, .order_seed = o->order_seed >= 0 ? (uint64_t)o->order_seed : 0,
+		.order_seed_given = o->order_seed >= 0,
+		.warm = o->warm, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
+		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
+		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
+	};
+	r->stop = &cli_stopped;
+	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,
+		.allow_override = o->allow_override, .sample_ms = (int)o->sample_ms,
+		.no_cache_check = o->no_cache_check };
+	if (ret == 0 && (!o->resume || r->cfg.plan_given))
+		ret = build_grid(o, &r->cfg.grid, err, errlen);
+	if (ret == 0 && (!o->resume || o->query))
+		ret = query_load(o->query ? o->query : "blog", &b->q, err, errlen);
+	return ret;
+}
+
+static int finish(const char *dir, char *err, size_t errlen)
+{
+	return report_sweep_finish(dir, stdout, err, errlen);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_opts o = { .order_seed = -1 };
+	struct bitmap_cfg b = { 0 };
+	struct runner r = { 0 };
+	char err[OPT_ERR_MAX + 512];
+	int ret;
+
+	server_cfg_defaults(&o.srv);
+	ret = opts_parse(sweep_table, &o, argc, argv, err, sizeof(err));
+	if (ret == 1) {
+		opts_usage(stdout, USAGE, sweep_table);
+		return 0;
+	}
+	if (ret == 0)
+		ret = configure(&o, &r, &b, err, sizeof(err));
+	if (ret < 0) {
+		query_free(&b.q);
+		return fail(ret, err);
+	}
+	cli_catch_stop(true);
+	ret = cmd_exit_code(runner_main(&r, argc + 2, argv - 2, finish));	/* see cmd.h */
+	query_free(&b.q);
+	json_decref(b.refs);
+	json_decref(b.cache_check);
+	return ret;
+}

@@ -1,0 +1,32 @@
+/*
+ * query: the one loader of the query a sweep or a probe runs. A preset name
+ * (blog, sparse: sql/query/NAME.sql) or a file of at most 1 MiB holding one
+ * SELECT (or WITH ... SELECT) statement; trailing blanks and one ';' are
+ * dropped. The rules are the same for every command; a command that needs
+ * more of the text (the probe's "SELECT * FROM name") checks that itself.
+ */
+#ifndef BENCH_DATASET_QUERY_H
+#define BENCH_DATASET_QUERY_H
+
+#include <stddef.h>
+
+#define QUERY_MAX_BYTES (1 << 20)
+#define QUERY_NAME_MAX  64
+
+struct query {
+	char  name[QUERY_NAME_MAX];     /* the preset's name, or "file" */
+	char *text;                     /* malloc'd, one statement, no ';' */
+};
+
+/*
+ * Load SPEC into Q. 0, or -EINVAL with ERR naming SPEC and what is allowed
+ * (no such preset or file, too large, empty, not a SELECT, more than one
+ * statement), or -ENOMEM. Free with query_free().
+ */
+int query_load(const char *spec, struct query *q, char *err, size_t errlen);
+void query_free(struct query *q);
+
+/* Is SPEC a preset's name? */
+int query_is_preset(const char *spec);
+
+#endif

@@ -1,0 +1,353 @@
+/*
+ * lock: flock on a lock file opened without following links, the holder
+ * named inside as one JSON object {"pid", "command", "since"}; see lock.h.
+ */
+#include "bench/pg/lock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <libpq-fe.h>
+
+#include "bench/cli/redact.h"
+#include "bench/pg/statedir.h"
+#include "bench/record/record.h"
+
+#define HOLDER_MAX 4096         /* bytes of the holder read back */
+
+/* ---- the holder ---- */
+
+static void write_holder(int fd, const char *who)
+{
+	char since[32];
+	json_t *o;
+	char *text;
+
+	record_utc_iso(time(NULL), since, sizeof(since));
+	o = json_pack("{s:I, s:s, s:s}", "pid", (json_int_t)getpid(),
+		      "command", who && *who ? who : "eicbench", "since", since);
+	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	if (text) {
+		size_t n = strlen(text);
+
+		/* over the old text, then cut: never empty in between */
+		if (pwrite(fd, text, n, 0) == (ssize_t)n)
+			(void)!ftruncate(fd, (off_t)n);
+	}
+	free(text);
+	json_decref(o);
+}
+
+/* "pid 1234, eicbench sweep ..., since 2026-...Z" from the file, or a
+ * sentence saying it is not known. */
+static void read_holder(int fd, char *out, size_t len)
+{
+	char buf[HOLDER_MAX + 1];
+	ssize_t n = pread(fd, buf, HOLDER_MAX, 0);
+	json_t *o = NULL;
+
+	if (n > 0) {
+		buf[n] = '\0';
+		o = json_loads(buf, 0, NULL);
+	}
+	if (json_is_integer(json_object_get(o, "pid")))
+		snprintf(out, len, "held by pid %lld, %s, since %s",
+			 (long long)json_integer_value(json_object_get(o, "pid")),
+			 json_string_value(json_object_get(o, "command")) ?: "?",
+			 json_string_value(json_object_get(o, "since")) ?: "?");
+	else
+		snprintf(out, len, "held by another process, which has not written who it is");
+	json_decref(o);
+}
+
+/* ---- the file ---- */
+
+/* Open DFD/NAME: read-write (made when missing), else read-only (flock
+ * needs no more); never through a link; a regular file with no other
+ * name. The descriptor, or -errno. */
+static int open_lock_file(int dfd, const char *name)
+{
+	const int flags = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+	int fd = openat(dfd, name, O_RDWR | O_CREAT | flags, 0644);
+	struct stat st;
+	int rc = 0;
+
+	if (fd < 0 && (errno == EACCES || errno == EROFS))
+		fd = openat(dfd, name, O_RDONLY | flags);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else if (st.st_nlink != 1)
+		rc = -EMLINK;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+/* As root, a lock file in another user's directory is given to that user,
+ * who may run eicbench too. */
+static void give_to_dir_owner(int dfd, int fd)
+{
+	struct stat d, f;
+
+	if (geteuid() != 0 || fstat(dfd, &d) < 0 || fstat(fd, &f) < 0)
+		return;
+	if (f.st_uid != d.st_uid || f.st_gid != d.st_gid)
+		(void)!fchown(fd, d.st_uid, d.st_gid);
+}
+
+static int fail(int rc, char *err, size_t errlen, const char *what, const char *path)
+{
+	if (rc == -ELOOP)
+		snprintf(err, errlen, "%s: the lock file %s is a symbolic link; it is not followed (remove it)", what, path);
+	else if (rc == -EMLINK)
+		snprintf(err, errlen, "%s: the lock file %s has other hard links; it is not used (remove it)", what, path);
+	else if (rc == -EINVAL)
+		snprintf(err, errlen, "%s: the lock file %s is not a regular file (remove it)", what, path);
+	else
+		snprintf(err, errlen, "%s: cannot use the lock file %s: %s", what, path, strerror(-rc));
+	return rc;
+}
+
+/* ---- locks this process holds ---- */
+
+/* A command that runs others in-process (run: server init, load, sweeps)
+ * takes the same lock again: flock would refuse a second open of the file,
+ * so a file this process holds already is granted without a second take. */
+#define HELD_MAX 32
+
+static struct { dev_t dev; ino_t ino; int fd; pid_t pid; } held[HELD_MAX];
+static int nheld;
+
+static int held_index(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	for (int i = 0; i < nheld; i++)	/* a forked child holds nothing of its own */
+		if (held[i].dev == st.st_dev && held[i].ino == st.st_ino && held[i].pid == getpid())
+			return i;
+	return -1;
+}
+
+static void held_add(int fd)
+{
+	struct stat st;
+
+	if (nheld < HELD_MAX && fstat(fd, &st) == 0)
+		held[nheld++] = (typeof(held[0])){ st.st_dev, st.st_ino, fd, getpid() };
+}
+
+static void held_remove(int fd)
+{
+	for (int i = 0; i < nheld; i++)
+		if (held[i].fd == fd) {
+			held[i] = held[--nheld];
+			return;
+		}
+}
+
+/* Take DIR/NAME for WHO; WHAT names the locked thing in messages. */
+static int lock_at(const char *dir, const char *name, const char *what, const char *who,
+		   struct lock *l, char *err, size_t errlen)
+{
+	int dfd, fd;
+
+	l->fd = -1;
+	if ((size_t)snprintf(l->path, sizeof(l->path), "%s/%s", dir, name) >= sizeof(l->path))
+		return fail(-ENAMETOOLONG, err, errlen, what, l->path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return fail(-errno, err, errlen, what, l->path);
+	fd = open_lock_file(dfd, name);
+	if (fd >= 0)
+		give_to_dir_owner(dfd, fd);
+	close(dfd);
+	if (fd < 0)
+		return fail(fd, err, errlen, what, l->path);
+	if (held_index(fd) >= 0) {	/* this process holds it already */
+		close(fd);
+		return 0;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		char holder[HOLDER_MAX / 2];
+
+		if (rc == -EBUSY) {
+			read_holder(fd, holder, sizeof(holder));
+			snprintf(err, errlen, "%s is in use: %s", what, holder);
+		} else {
+			fail(rc, err, errlen, what, l->path);
+		}
+		close(fd);
+		return rc;
+	}
+	write_holder(fd, who);
+	l->fd = fd;
+	held_add(fd);
+	return 0;
+}
+
+/* ---- the locks ---- */
+
+/*
+ * The server DSN reaches, as text: host, hostaddr, port and service, each
+ * the string's own, else the environment's or libpq's default (a string
+ * without '=' or a URI prefix is a database name, as libpq reads it).
+ */
+static void server_key(const char *dsn, char *out, size_t len)
+{
+	static const char *const keys[] = { "host", "hostaddr", "port", "service" };
+	PQconninfoOption *given = NULL, *dflt = PQconndefaults();
+	char *msg = NULL;
+	size_t used = 0;
+
+	if (strchr(dsn, '=') || !strncmp(dsn, "postgres://", 11) || !strncmp(dsn, "postgresql://", 13))
+		given = PQconninfoParse(dsn, &msg);
+	PQfreemem(msg);
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = NULL;
+
+		for (PQconninfoOption *o = given; o && o->keyword && !v; o++)
+			if (!strcmp(o->keyword, keys[i]) && o->val && *o->val)
+				v = o->val;
+		for (PQconninfoOption *o = dflt; o && o->keyword && !v; o++)
+			if (!strcmp(o->keyword, keys[i]) && o->val && *o->val)
+				v = o->val;
+		if (used < len)
+			used += (size_t)snprintf(out + used, len - used, "%s=%s\n", keys[i], v ? v : "");
+	}
+	PQconninfoFree(given);
+	PQconninfoFree(dflt);
+}
+
+static int lock_dsn(const struct server *s, const char *who, struct lock *l,
+		    char *err, size_t errlen)
+{
+	char key[2048], path[PATH_MAX], dsn[1024], what[1200];
+	char *slash;
+	int ret;
+
+	redact_dsn(s->dsn, dsn, sizeof(dsn));
+	snprintf(what, sizeof(what), "the server of --dsn '%s'", dsn);
+	server_key(s->dsn, key, sizeof(key));
+	ret = statedir_file("server", key, ".lock", path, sizeof(path));
+	if (ret < 0) {
+		l->fd = -1;
+		snprintf(err, errlen, "%s: no state folder to keep its lock in (%s); set EICBENCH_STATE, XDG_STATE_HOME or HOME",
+			 what, strerror(-ret));
+		return ret;
+	}
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	return lock_at(path, slash + 1, what, who, l, err, errlen);
+}
+
+int lock_cluster(const struct server *s, const char *who, struct lock *l,
+		 char *err, size_t errlen)
+{
+	char what[1100];
+
+	if (s->external)
+		return lock_dsn(s, who, l, err, errlen);
+	snprintf(what, sizeof(what), "the cluster in %s", s->datadir);
+	if (!s->datadir[0]) {
+		l->fd = -1;
+		snprintf(err, errlen, "no data directory to lock");
+		return -EINVAL;
+	}
+	return lock_at(s->datadir, LOCK_CLUSTER_FILE, what, who, l, err, errlen);
+}
+
+int lock_folder(const char *dir, const char *who, struct lock *l,
+		char *err, size_t errlen)
+{
+	char what[PATH_MAX + 32];
+
+	snprintf(what, sizeof(what), "the result folder %s", dir);
+	return lock_at(dir, RECORD_LOCK, what, who, l, err, errlen);
+}
+
+void lock_release(struct lock *l)
+{
+	if (l->fd < 0)
+		return;
+	held_remove(l->fd);
+	(void)!ftruncate(l->fd, 0);
+	close(l->fd);
+	l->fd = -1;
+}
+
+/* ---- the locks a command holds until it ends ---- */
+
+#define LOCKS_MAX 32
+
+
+static char who[1024] = "eicbench";
+static struct lock locks[LOCKS_MAX];    /* held until the process ends */
+static int nlocks;
+
+void lock_set_holder(int argc, char *const argv[])
+{
+	if (redact_cmdline(argc, argv, who, sizeof(who)) < 0 && !who[0])
+		snprintf(who, sizeof(who), "eicbench");
+}
+
+static int taken(int ret)
+{
+	if (ret == -EBUSY || ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
+		return -EINVAL;
+	return ret;
+}
+
+static struct lock *next_lock(char *err, size_t errlen)
+{
+	if (nlocks == LOCKS_MAX) {
+		snprintf(err, errlen, "too many locks held by one command (%d)", LOCKS_MAX);
+		return NULL;
+	}
+	locks[nlocks] = (struct lock)LOCK_INIT;
+	return &locks[nlocks];
+}
+
+int lock_hold_cluster(const struct server *s, char *err, size_t errlen)
+{
+	char version[PATH_MAX + 16];
+	struct lock *l;
+	int ret;
+
+	snprintf(version, sizeof(version), "%s/PG_VERSION", s->datadir);
+	if (!s->external && access(version, F_OK) < 0)
+		return 0;	/* no cluster there (yet): nothing to keep from others */
+	l = next_lock(err, errlen);
+	ret = l ? lock_cluster(s, who, l, err, errlen) : -ENOSPC;
+
+	if (ret == 0 && l->fd >= 0)
+		nlocks++;
+	return taken(ret);
+}
+
+int lock_hold_folder(const char *dir, char *err, size_t errlen)
+{
+	struct lock *l = next_lock(err, errlen);
+	int ret = l ? lock_folder(dir, who, l, err, errlen) : -ENOSPC;
+
+	if (ret == 0 && l->fd >= 0)
+		nlocks++;
+	return taken(ret);
+}

@@ -1,0 +1,140 @@
+/*
+ * record_host: the facts a record carries about where and how it was made,
+ * as JSON: the host (name, kernel, CPU model and count, memory in bytes),
+ * the git revision of the build, the command line (redacted), UTC stamps,
+ * the device under the data directory and what it did between two
+ * /proc/diskstats snapshots. Absent values are null, never guessed.
+ */
+#include "bench/record/record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "bench/cli/redact.h"
+
+#ifndef EICBENCH_GIT_REV
+#define EICBENCH_GIT_REV "unknown"
+#endif
+
+/* The first "model name" of /proc/cpuinfo, or "unknown". */
+static void cpu_model(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(out, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) != 0 || !colon)
+			continue;
+		colon += 1 + strspn(colon + 1, " \t");
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+static json_t *host_json(void)
+{
+	char name[256] = "unknown", model[256];
+	struct utsname u;
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	gethostname(name, sizeof(name) - 1);
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	cpu_model(model, sizeof(model));
+	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:s, s:I, s:I}",
+			 "hostname", name,
+			 "kernel", "sysname", u.sysname, "release", u.release,
+			 "version", u.version, "machine", u.machine,
+			 "cpu_model", model,
+			 "cpu_count", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
+			 "memory_bytes", (json_int_t)pages * (json_int_t)page);
+}
+
+static json_t *argv_json(int argc, char *const argv[])
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < argc; i++) {
+		char *r = redact_arg(argv[i]);
+
+		if (!r || json_array_append_new(a, json_string(r)) < 0) {
+			free(r);
+			json_decref(a);
+			return NULL;
+		}
+		free(r);
+	}
+	return a;
+}
+
+void record_utc_iso(time_t when, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+json_t *record_disk_json(const char *device, const struct disk_delta *d)
+{
+	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f}",
+			 "device", device, "elapsed_s", d->elapsed_s,
+			 "reads", (json_int_t)d->reads, "reads_merged", (json_int_t)d->reads_merged,
+			 "read_bytes", (json_int_t)d->read_bytes, "writes", (json_int_t)d->writes,
+			 "write_bytes", (json_int_t)d->write_bytes, "avg_read_kib", d->avg_read_kib,
+			 "avg_queue_depth", d->avg_queue_depth, "util_pct", d->util_pct,
+			 "read_await_ms", d->read_await_ms);
+}
+
+int record_meta_host(json_t *meta, int argc, char *const argv[], time_t started)
+{
+	char stamp[32];
+	int rc = 0;
+
+	record_utc_iso(started, stamp, sizeof(stamp));
+	rc |= json_object_set_new(meta, "host", host_json());
+	rc |= json_object_set_new(meta, "git_rev", json_string(EICBENCH_GIT_REV));
+	rc |= json_object_set_new(meta, "command_line", argv_json(argc, argv));
+	rc |= json_object_set_new(meta, "started_utc", json_string(stamp));
+	return rc ? -ENOMEM : 0;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+static json_t *long_or_null(long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+json_t *record_device_json(const struct device_info *d)
+{
+	json_t *members = json_array();
+
+	for (int i = 0; i < d->nmembers; i++)
+		json_array_append_new(members, json_string(d->members[i]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "name", str_or_null(d->name),
+			 "disk", str_or_null(d->disk),
+			 "model", str_or_null(d->model),
+			 "scheduler", str_or_null(d->scheduler),
+			 "rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),
+			 "nr_requests", long_or_null(d->nr_requests),
+			 "read_ahead_kb", long_or_null(d->read_ahead_kb),
+			 "max_sectors_kb", long_or_null(d->max_sectors_kb),
+			 "logical_block_size", long_or_null(d->logical_block_size),
+			 "fstype", str_or_null(d->fstype),
+			 "members", members);
+}

@@ -1,0 +1,42 @@
+/*
+ * semantics: the meaning of effective_io_concurrency per version; see
+ * semantics.h. Checked against PostgreSQL's source and docs (FACTS.md).
+ */
+#include "bench/record/semantics.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *semantics_eic(int version_num)
+{
+	if (version_num >= 180000)
+		return "PostgreSQL 18 and later: bitmap heap scans read through read streams with asynchronous I/O; effective_io_concurrency caps the I/Os in flight and io_method decides how they are issued.";
+	if (version_num >= 130000)
+		return "PostgreSQL 13 to 17: effective_io_concurrency is the prefetch distance in pages; the bitmap heap scan gives posix_fadvise(WILLNEED) for each block that far ahead, ramping up 0, 1, 2, 4, ... to it.";
+	return "PostgreSQL 12 and older: effective_io_concurrency counts spindles; the prefetch distance in pages is n*H(n) (1->1, 2->3, 4->8, 20->72, 100->519, 1000->7485).";
+}
+
+int semantics_eic_default(int version_num)
+{
+	return version_num >= 180000 ? 16 : 1;
+}
+
+const char *semantics_default(const char *name, int version_num)
+{
+	if (!strcmp(name, "effective_io_concurrency"))
+		return version_num >= 180000 ? "16" : "1";
+	if (!strcmp(name, "io_method"))
+		return version_num >= 180000 ? "worker" : NULL;
+	return NULL;
+}
+
+long semantics_convert_pre13(int old)
+{
+	double sum = 0;
+
+	if (old < 0 || old > SEMANTICS_PRE13_MAX)
+		return -1;
+	for (int n = 1; n <= old; n++)
+		sum += (double)old / n;
+	return lround(sum);
+}

@@ -1,0 +1,60 @@
+/*
+ * doc: a small document (headings, paragraphs, tables, code, images) built
+ * once from a report's figures and rendered three ways that agree: plain
+ * text for the terminal (wrapped at 78 columns), Markdown (report.md), and
+ * one self-contained HTML page (report.html: styles inline, every image an
+ * SVG file read and embedded, so the page opens from a mail attachment with
+ * no other file). Text is kept as given and escaped per format.
+ */
+#ifndef BENCH_REPORT_DOCUMENT_H
+#define BENCH_REPORT_DOCUMENT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum doc_kind { DOC_HEADING, DOC_PARA, DOC_TABLE, DOC_CODE, DOC_IMAGE };
+
+struct doc_block {
+	enum doc_kind kind;
+	int    level;              /* heading: 1, 2, 3 */
+	char  *text;               /* heading, paragraph, code; image: its caption */
+	char  *path;               /* image: an SVG file */
+	char **cells;              /* table: rows * ncols, row 0 the heading */
+	size_t ncols, nrows;
+};
+
+struct doc {
+	struct doc_block *b;
+	size_t n, cap;
+	int    oom;                /* an allocation failed: rendering says so */
+};
+
+void doc_free(struct doc *d);
+
+/* TEXT on OUT wrapped at 78 columns at spaces (a longer word stays whole). */
+void doc_wrap(FILE *out, const char *text);
+
+void doc_heading(struct doc *d, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void doc_para(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A paragraph from a finished string (not a format). */
+void doc_text(struct doc *d, const char *text);
+void doc_code(struct doc *d, const char *text);
+void doc_image(struct doc *d, const char *svg_path, const char *caption);
+
+/* A table of NCOLS columns; HEADS the heading row. Then rows of cells. */
+void doc_table(struct doc *d, size_t ncols, const char *const *heads);
+/* A row of the last table, one cell per column (NULL: empty). */
+void doc_row(struct doc *d, const char *const *cells);
+
+/* Render. 0, or -ENOMEM when the document lost a part to a failed
+ * allocation. HTML: TITLE in <title> and the first heading. */
+/* V with FMT into BUF, or "-" when V is not finite; BUF. */
+const char *doc_num(char *buf, size_t len, const char *fmt, double v);
+
+int doc_text_out(const struct doc *d, FILE *out);
+int doc_md_out(const struct doc *d, FILE *out);
+int doc_html_out(const struct doc *d, const char *title, FILE *out);
+
+#endif

@@ -1,0 +1,685 @@
+/*
+ * report: loading and summarizing a sweep's records, and the helpers the
+ * other parts share (report_explain.c, report_render.c, report_plot.c).
+ * Groups follow the grid order (first setting slowest); a series is the
+ * groups that differ only in the swept setting; speedups are the median at
+ * 0 or 1 over the group's median. Reads records only; never changes them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/record/record.h"
+#include "bench/report/report.h"
+#include "bench/report/stats.h"
+
+#define EIC "effective_io_concurrency"
+#define EXEC_MS "explain.execution_ms"
+#define HEAP_MS "explain.bitmap.heap_phase.total_ms"
+#define INDEX_MS "explain.bitmap.index_phase.total_ms"
+#define SPEEDUP_SEED 1          /* bootstrap seed: the same report every time */
+
+int report_bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+double report_num_at(const json_t *obj, const char *path)
+{
+	char part[64];
+
+	while (json_is_object(obj)) {
+		size_t n = strcspn(path, ".");
+
+		if (n >= sizeof(part))
+			return NAN;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		obj = json_object_get(obj, part);
+		if (path[n] != '.')
+			return json_is_number(obj) ? json_number_value(obj) : NAN;
+		path += n + 1;
+	}
+	return NAN;
+}
+
+const char *report_str_at(const json_t *obj, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(obj, a);
+
+	if (b)
+		v = json_object_get(v, b);
+	return json_string_value(v);
+}
+
+const char *report_server_setting(const struct report *r, const char *name)
+{
+	return report_str_at(json_object_get(r->meta, "server"), "settings", name);
+}
+
+const char *report_group_setting(const struct report *r, const struct report_group *g, const char *name)
+{
+	for (size_t i = 0; i < r->nsettings; i++)
+		if (!strcmp(r->settings[i].name, name))
+			return r->settings[i].values[g->value[i]];
+	return report_server_setting(r, name);
+}
+
+const char *report_value(const struct report *r, const struct report_group *g, size_t s)
+{
+	return r->settings[s].values[g->value[s]];
+}
+
+/* ---- meta.json ---- */
+
+static int load_meta(const char *dir, struct report *r, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	json_error_t jerr;
+	const char *cmd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
+	if (access(path, F_OK) < 0) {
+		snprintf(err, errlen, "%s: no %s; give a result folder written by eicbench sweep",
+			 dir, RECORD_META);
+		return -ENOENT;
+	}
+	r->meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r->meta)
+		return report_bad(err, errlen, "%s line %d: not valid JSON: %s", path, jerr.line, jerr.text);
+	if (!json_is_object(r->meta))
+		return report_bad(err, errlen, "%s: must hold a JSON object", path);
+	cmd = report_str_at(r->meta, "command", NULL);
+	if (!cmd || strcmp(cmd, "sweep"))
+		return report_bad(err, errlen, "%s holds the records of '%s', not of a sweep; "
+				  "report reads folders written by eicbench sweep (meta.json \"command\": \"sweep\")",
+				  dir, cmd ? cmd : "(no command)");
+	r->version_num = (long)report_num_at(r->meta, "server.version_num");
+	return 0;
+}
+
+static double parse_num(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	return end == s || *end || errno ? NAN : v;
+}
+
+static int load_setting(struct report_setting *s, const char *name, const json_t *vals,
+			char *err, size_t errlen)
+{
+	const json_t *v;
+	size_t i;
+
+	s->name = name;
+	if (!json_is_array(vals) || json_array_size(vals) == 0)
+		return report_bad(err, errlen, "meta.json plan.grid.%s: need a non-empty array of values", name);
+	s->values = calloc(json_array_size(vals), sizeof(*s->values));
+	s->num = calloc(json_array_size(vals), sizeof(*s->num));
+	if (!s->values || !s->num)
+		return -ENOMEM;
+	json_array_foreach(vals, i, v) {
+		if (!json_is_string(v))
+			return report_bad(err, errlen, "meta.json plan.grid.%s[%zu]: values must be strings", name, i);
+		s->values[i] = json_string_value(v);
+		s->num[i] = parse_num(s->values[i]);
+	}
+	s->nvalues = i;
+	return 0;
+}
+
+static int add_setting(struct report *r, const char *name, const json_t *vals,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	if (!name || r->nsettings == REPORT_MAX_SETTINGS)
+		return report_bad(err, errlen, "meta.json plan.grid_order: need 1 to %d setting names",
+				  REPORT_MAX_SETTINGS);
+	ret = load_setting(&r->settings[r->nsettings], name, vals, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (!strcmp(name, EIC)) {
+		r->swept = r->nsettings;
+		r->swept_is_eic = 1;
+	}
+	r->nsettings++;
+	return 0;
+}
+
+/* plan.grid in the order of plan.grid_order, else in the object's order. */
+static int load_grid(struct report *r, char *err, size_t errlen)
+{
+	const json_t *plan = json_object_get(r->meta, "plan");
+	const json_t *grid = json_object_get(plan, "grid"), *order = json_object_get(plan, "grid_order");
+	const char *name;
+	json_t *v;
+	size_t i;
+	int ret = 0;
+
+	if (!json_is_object(grid) || json_object_size(grid) == 0)
+		return report_bad(err, errlen, "meta.json plan.grid: need an object of 1 to %d settings, each an array of values",
+				  REPORT_MAX_SETTINGS);
+	if (json_is_array(order))
+		json_array_foreach(order, i, v) {
+			name = json_string_value(v);
+			if (ret == 0)
+				ret = add_setting(r, name, json_object_get(grid, name ? name : ""), err, errlen);
+		}
+	else
+		json_object_foreach((json_t *)grid, name, v)
+			if (ret == 0)
+				ret = add_setting(r, name, v, err, errlen);
+	if (ret == 0 && r->nsettings == 0)
+		ret = report_bad(err, errlen, "meta.json plan.grid_order: no settings");
+	if (!r->swept_is_eic && r->nsettings)
+		r->swept = r->nsettings - 1;
+	return ret;
+}
+
+/* ---- trials into groups ---- */
+
+/* Index of query NAME, added when new; REPORT_NONE when there are too many. */
+static size_t query_index(struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nqueries; i++)
+		if (!strcmp(r->queries[i], name))
+			return i;
+	if (r->nqueries == REPORT_MAX_QUERIES)
+		return REPORT_NONE;
+	r->queries[r->nqueries] = name;
+	return r->nqueries++;
+}
+
+/* The combination of trial T as one number (query slowest, then the grid
+ * order); REPORT_NONE when it has no time or a value outside the grid. */
+static size_t trial_key(struct report *r, const json_t *t)
+{
+	const json_t *set = json_object_get(t, "settings");
+	const char *q = report_str_at(t, "query", NULL);
+	size_t key, s, i;
+
+	if (isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
+		return REPORT_NONE;
+	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
+		return REPORT_NONE;
+	key = query_index(r, q ? q : r->nqueries ? r->queries[0] : "");
+	for (s = 0; key != REPORT_NONE && s < r->nsettings; s++) {
+		const char *v = json_string_value(json_object_get(set, r->settings[s].name));
+
+		for (i = 0; v && i < r->settings[s].nvalues; i++)
+			if (!strcmp(v, r->settings[s].values[i]))
+				break;
+		if (!v || i == r->settings[s].nvalues)
+			return REPORT_NONE;
+		key = key * r->settings[s].nvalues + i;
+	}
+	return key;
+}
+
+static void key_to_group(const struct report *r, size_t key, struct report_group *g)
+{
+	for (size_t s = r->nsettings; s-- > 0;) {
+		g->value[s] = key % r->settings[s].nvalues;
+		key /= r->settings[s].nvalues;
+	}
+	g->query = key;
+}
+
+static const struct figure {
+	const char *path;
+	size_t offset;
+	double scale;
+} figures[] = {
+	{ "explain.io_read_ms", offsetof(struct report_group, io_read_ms), 1 },
+	{ "disk.avg_queue_depth", offsetof(struct report_group, queue_depth), 1 },
+	{ "disk.avg_read_kib", offsetof(struct report_group, avg_req_kib), 1 },
+	{ "backend.cpu_share", offsetof(struct report_group, cpu_share), 1 },
+	{ "disk.read_bytes", offsetof(struct report_group, read_mib), 1.0 / 1048576 },
+	{ INDEX_MS, offsetof(struct report_group, index_ms), 1 },
+	{ "explain.bitmap.other_ms", offsetof(struct report_group, other_ms), 1 },
+	{ "explain.bitmap.heap_phase.io_read_ms", offsetof(struct report_group, heap_io_read_ms), 1 },
+	{ "phases.heap.disk.avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1 },
+	{ "phases.heap.disk.avg_read_kib", offsetof(struct report_group, heap_req_kib), 1 },
+	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
+	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
+	{ "phases.heap.aios.in_flight_mean", offsetof(struct report_group, heap_aio_in_flight), 1 },
+	{ "phases.index.disk.read_bytes", offsetof(struct report_group, index_read_mib), 1.0 / 1048576 },
+	{ "phases.index.disk.avg_read_kib", offsetof(struct report_group, index_req_kib), 1 },
+	{ "phases.index.backend.cpu_share", offsetof(struct report_group, index_cpu_share), 1 },
+	{ "explain.bitmap.exact_heap_blocks", offsetof(struct report_group, exact_blocks), 1 },
+	{ "explain.bitmap.lossy_heap_blocks", offsetof(struct report_group, lossy_blocks), 1 },
+	{ "explain.top_rows", offsetof(struct report_group, rows), 1 },
+};
+
+/* The values of PATH over the trials T[0..n) into BUF, absent ones skipped;
+ * returns how many. */
+static size_t values_of(const json_t *const *t, size_t n, const char *path, double *buf)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		buf[k] = report_num_at(t[i], path);
+		k += !isnan(buf[k]);
+	}
+	return k;
+}
+
+/* The median of PATH over the trials, skipping absent figures. */
+static double median_of(const json_t *const *t, size_t n, const char *path, double *buf)
+{
+	size_t k = values_of(t, n, path, buf);
+
+	return k ? stats_median(buf, k) : NAN;
+}
+
+/* The index phase's share of each run's execution, as a median. */
+static double index_share(const json_t *const *t, size_t n, double *buf)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		buf[k] = report_num_at(t[i], INDEX_MS) / report_num_at(t[i], EXEC_MS);
+		k += isfinite(buf[k]);
+	}
+	return k ? stats_median(buf, k) : NAN;
+}
+
+static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const json_t *has = json_object_get(json_object_get(t[i], "explain"), "has");
+
+		if (!json_is_false(json_object_get(has, "bitmap_heap_scan")))
+			continue;
+		g->no_bitmap++;
+		if (!g->top_node)
+			g->top_node = report_str_at(json_object_get(t[i], "explain"), "top_node", NULL);
+	}
+}
+
+/*
+ * A run far slower than its value's median whose reads were as much slower
+ * at the device (diskstats' wait per read, over the heap phase when it was
+ * split): its time went at the device, not in PostgreSQL. When it was the
+ * sweep's first trial, the first to read the data set, a cache below this
+ * machine is the likely reason the others were faster.
+ */
+static void find_stall(const struct report *r, struct report_group *g, const json_t *const *t,
+		       size_t n, double *buf)
+{
+	const char *time = r->heap_phase ? HEAP_MS : EXEC_MS;
+	size_t slow = REPORT_NONE, k = 0;
+
+	g->stall_ms = g->stall_await_ms = g->others_await_ms = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (report_num_at(t[i], time) > REPORT_STALL_X * g->median_ms &&
+		    (slow == REPORT_NONE || report_num_at(t[i], time) > report_num_at(t[slow], time)))
+			slow = i;
+	if (slow == REPORT_NONE)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		double w = report_num_at(t[i], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
+
+		if (i != slow && isfinite(w))
+			buf[k++] = w;
+	}
+	if (!k)
+		return;
+	g->others_await_ms = stats_median(buf, k);
+	g->stall_await_ms = report_num_at(t[slow], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
+	g->stall_ms = report_num_at(t[slow], time);
+	g->stall_first = report_num_at(t[slow], "index") == 1;
+	if (!(g->stall_await_ms > REPORT_STALL_X * g->others_await_ms))
+		g->stall_ms = NAN;
+}
+
+static int summarize(const struct report *r, struct report_group *g, const json_t *const *t,
+		     size_t n, double *buf)
+{
+	size_t f, k = values_of(t, n, r->heap_phase ? HEAP_MS : EXEC_MS, buf);
+
+	g->runs = k;
+	g->times = malloc((k + 1) * sizeof(*g->times));
+	if (!g->times)
+		return -ENOMEM;
+	memcpy(g->times, buf, k * sizeof(*buf));
+	g->median_ms = stats_median(buf, k);
+	g->min_ms = stats_min(buf, k);
+	g->max_ms = stats_max(buf, k);
+	stats_median_interval(buf, k, REPORT_LEVEL, &g->ci);
+	g->exec_ms = median_of(t, n, EXEC_MS, buf);
+	g->exec_min_ms = stats_min(buf, values_of(t, n, EXEC_MS, buf));
+	g->exec_max_ms = stats_max(buf, values_of(t, n, EXEC_MS, buf));
+	for (f = 0; f < sizeof(figures) / sizeof(figures[0]); f++)
+		*(double *)((char *)g + figures[f].offset) =
+			median_of(t, n, figures[f].path, buf) * figures[f].scale;
+	g->index_share = index_share(t, n, buf);
+	for (size_t i = 0; i < n; i++)
+		g->split_runs += json_is_true(json_object_get(json_object_get(t[i], "phases"), "split"));
+	no_bitmap(g, t, n);
+	find_stall(r, g, t, n, buf);
+	return 0;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One group per distinct key among KEYS (sorted), in key order. */
+static int make_groups(struct report *r, const size_t *keys, size_t ntrials)
+{
+	const json_t **t = malloc((ntrials + 1) * sizeof(*t));
+	double *buf = malloc((ntrials + 1) * sizeof(*buf));
+	size_t *sorted = malloc((ntrials + 1) * sizeof(*sorted));
+	size_t i, j, n, k;
+	int ret = 0;
+
+	r->groups = calloc(ntrials + 1, sizeof(*r->groups));
+	if (!t || !buf || !sorted || !r->groups) {
+		free(t), free(buf), free(sorted);
+		return -ENOMEM;
+	}
+	memcpy(sorted, keys, ntrials * sizeof(*keys));
+	qsort(sorted, ntrials, sizeof(*sorted), cmp_size);
+	for (i = 0; ret == 0 && i < ntrials && sorted[i] != REPORT_NONE; i = j) {
+		for (j = i; j < ntrials && sorted[j] == sorted[i]; j++)
+			;
+		for (k = 0, n = 0; k < ntrials; k++)
+			if (keys[k] == sorted[i])
+				t[n++] = json_array_get(r->trials, k);
+		key_to_group(r, sorted[i], &r->groups[r->ngroups]);
+		ret = summarize(r, &r->groups[r->ngroups++], t, n, buf);
+	}
+	free(t), free(buf), free(sorted);
+	return ret;
+}
+
+/* The heap phase is the measure when every timed trial has one. */
+static void choose_measure(struct report *r)
+{
+	size_t i, timed = 0, heap = 0;
+	json_t *t;
+
+	size_t split = 0;
+
+	json_array_foreach(r->trials, i, t) {
+		timed += !isnan(report_num_at(t, EXEC_MS));
+		heap += !isnan(report_num_at(t, EXEC_MS)) && !isnan(report_num_at(t, HEAP_MS));
+		split += !isnan(report_num_at(t, EXEC_MS)) &&
+			 json_is_true(json_object_get(json_object_get(t, "phases"), "split"));
+		r->aio |= !isnan(report_num_at(t, "phases.heap.aios.in_flight_mean"));
+	}
+	r->heap_phase = timed > 0 && heap == timed;
+	r->split = r->heap_phase && split == timed;
+}
+
+static int group_trials(struct report *r)
+{
+	size_t n = json_array_size(r->trials), i;
+	size_t *keys = malloc((n + 1) * sizeof(*keys));
+	int ret;
+
+	if (!keys)
+		return -ENOMEM;
+	choose_measure(r);
+	for (i = 0; i < n; i++) {
+		const json_t *t = json_array_get(r->trials, i);
+
+		keys[i] = trial_key(r, t);
+		if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
+			r->mismatched++;
+		else
+			r->skipped += keys[i] == REPORT_NONE;
+	}
+	ret = make_groups(r, keys, n);
+	free(keys);
+	return ret;
+}
+
+/* ---- series, speedups, recommendation ---- */
+
+static int same_series(const struct report *r, const struct report_group *a,
+		       const struct report_group *b)
+{
+	if (a->query != b->query)
+		return 0;
+	for (size_t s = 0; s < r->nsettings; s++)
+		if (s != r->swept && a->value[s] != b->value[s])
+			return 0;
+	return 1;
+}
+
+/* Whether group A's swept value comes before B's: by number, else grid order. */
+int report_before(const struct report *r, const struct report_group *a,
+		  const struct report_group *b)
+{
+	const struct report_setting *s = &r->settings[r->swept];
+	double x = s->num[a->value[r->swept]], y = s->num[b->value[r->swept]];
+
+	if (!isnan(x) && !isnan(y) && x != y)
+		return x < y;
+	return a->value[r->swept] < b->value[r->swept];
+}
+
+/* The group of G's series whose swept value is VALUE, or REPORT_NONE. */
+size_t report_find(const struct report *r, const struct report_group *g, const char *value)
+{
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (r->groups[i].series == g->series &&
+		    !strcmp(report_value(r, &r->groups[i], r->swept), value))
+			return i;
+	return REPORT_NONE;
+}
+
+/* The median at VALUE over G's, with its bootstrap interval; NAN if absent. */
+static double speedup(const struct report *r, const struct report_group *g, const char *value,
+		      struct stats_interval *ci)
+{
+	size_t ref = r->swept_is_eic ? report_find(r, g, value) : REPORT_NONE;
+	const struct report_group *x;
+	double ratio = NAN;
+
+	*ci = (struct stats_interval){ NAN, NAN, NAN };
+	if (ref == REPORT_NONE || g->runs == 0)
+		return NAN;
+	x = &r->groups[ref];
+	if (stats_ratio_interval(x->times, x->runs, g->times, g->runs, REPORT_LEVEL,
+				 REPORT_RESAMPLES, SPEEDUP_SEED, &ratio, ci) < 0)
+		return x->median_ms / g->median_ms;
+	return ratio;
+}
+
+/* How G compares with the fastest F: the ratio of medians and its interval. */
+static void versus_fastest(struct report_group *g, const struct report_group *f)
+{
+	double ratio;
+
+	g->vs_fastest = g->median_ms / f->median_ms;
+	g->ci_vs_fastest = (struct stats_interval){ NAN, NAN, NAN };
+	if (g == f) {
+		g->ci_vs_fastest = (struct stats_interval){ 1, 1, REPORT_LEVEL };
+		g->indistinguishable = 1;
+		return;
+	}
+	if (stats_ratio_interval(g->times, g->runs, f->times, f->runs, REPORT_LEVEL,
+				 REPORT_RESAMPLES, SPEEDUP_SEED, &ratio, &g->ci_vs_fastest) < 0)
+		g->ci_vs_fastest = (struct stats_interval){ g->vs_fastest, g->vs_fastest, NAN };
+	g->indistinguishable = g->ci_vs_fastest.lo <= 1.0;
+}
+
+/* Fastest median; then the smallest value indistinguishable from it. */
+static void pick(struct report *r, struct report_series *se, size_t id)
+{
+	struct report_group *g;
+	size_t i;
+
+	se->fastest = se->recommended = REPORT_NONE;
+	se->min_runs = (size_t)-1;
+	for (i = 0; i < r->ngroups; i++) {
+		if (r->groups[i].series != id)
+			continue;
+		se->nvalues++;
+		if (r->groups[i].runs < se->min_runs)
+			se->min_runs = r->groups[i].runs;
+		if (se->fastest == REPORT_NONE || r->groups[i].median_ms < r->groups[se->fastest].median_ms)
+			se->fastest = i;
+	}
+	for (i = 0; i < r->ngroups; i++) {
+		g = &r->groups[i];
+		if (g->series != id)
+			continue;
+		versus_fastest(g, &r->groups[se->fastest]);
+		if (!g->indistinguishable)
+			continue;
+		se->nindist += i != se->fastest;
+		if (se->recommended == REPORT_NONE || report_before(r, g, &r->groups[se->recommended]))
+			se->recommended = i;
+	}
+	se->all_overlap = se->nvalues > 1 && se->nindist == se->nvalues - 1;
+	se->separated = se->min_runs >= REPORT_RUNS_FOR_95 && !se->all_overlap;
+	se->recommends = se->min_runs >= 2 && !se->all_overlap;
+}
+
+int report_separated(const struct report *r)
+{
+	for (size_t s = 0; s < r->nseries; s++)
+		if (!r->series[s].separated)
+			return 0;
+	return r->nseries > 0;
+}
+
+static int make_series(struct report *r)
+{
+	size_t i, s;
+
+	r->series = calloc(r->ngroups + 1, sizeof(*r->series));
+	if (!r->series)
+		return -ENOMEM;
+	for (i = 0; i < r->ngroups; i++) {
+		for (s = 0; s < r->nseries; s++)
+			if (same_series(r, &r->groups[r->series[s].first], &r->groups[i]))
+				break;
+		if (s == r->nseries)
+			r->series[r->nseries++] = (struct report_series){
+				.query = r->groups[i].query, .first = i };
+		r->groups[i].series = s;
+	}
+	for (i = 0; i < r->ngroups; i++) {
+		r->groups[i].speedup_vs_0 = speedup(r, &r->groups[i], "0", &r->groups[i].ci_vs_0);
+		r->groups[i].speedup_vs_1 = speedup(r, &r->groups[i], "1", &r->groups[i].ci_vs_1);
+	}
+	for (s = 0; s < r->nseries; s++)
+		pick(r, &r->series[s], s);
+	return 0;
+}
+
+static void note_ignored(struct report *r, const char *torn_msg)
+{
+	size_t planned = json_array_size(json_object_get(json_object_get(r->meta, "plan"), "trial_keys"));
+	size_t done = json_array_size(r->trials), used = 0;
+
+	if (r->torn)
+		used = snprintf(r->note, sizeof(r->note), "%s.", torn_msg);
+	if (r->skipped && used < sizeof(r->note))
+		used += snprintf(r->note + used, sizeof(r->note) - used,
+				 "%s%zu trial(s) ignored: no execution time, or settings outside the grid.",
+				 used ? " " : "", r->skipped);
+	if (r->mismatched && used < sizeof(r->note))
+		used += snprintf(r->note + used, sizeof(r->note) - used,
+				 "%s%zu trial(s) left out: their plan read other blocks or returned other rows than the first trial of their settings (plan_check in trials.jsonl says what differed).",
+				 used ? " " : "", r->mismatched);
+	if (done < planned && used < sizeof(r->note))
+		snprintf(r->note + used, sizeof(r->note) - used,
+			 "%sOnly %zu of the %zu planned trials are recorded: the sweep was interrupted (eicbench sweep --resume finishes it).",
+			 used ? " " : "", done, planned);
+}
+
+int report_load(const char *dir, struct report *r, char *err, size_t errlen)
+{
+	char msg[512] = "";
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	ret = load_meta(dir, r, err, errlen);
+	if (ret == 0)
+		ret = load_grid(r, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (report_str_at(r->meta, "plan", "query"))
+		query_index(r, report_str_at(r->meta, "plan", "query"));
+	ret = record_load(dir, RECORD_TRIALS, &r->trials, &r->torn, msg, sizeof(msg));
+	if (ret == -ENOENT)
+		snprintf(err, errlen, "%s: no %s; the sweep has not recorded a trial yet", dir, RECORD_TRIALS);
+	else if (ret < 0)
+		snprintf(err, errlen, "%s", msg);
+	if (ret < 0)
+		return ret;
+	ret = group_trials(r);
+	if (ret == 0 && r->ngroups == 0)
+		return report_bad(err, errlen, "%s/%s: no finished trials with an execution time and settings from the grid (%zu record(s)); run or resume the sweep first",
+				  dir, RECORD_TRIALS, json_array_size(r->trials));
+	if (ret == 0)
+		ret = make_series(r);
+	note_ignored(r, msg);
+	return ret;
+}
+
+void report_free(struct report *r)
+{
+	for (size_t s = 0; s < REPORT_MAX_SETTINGS; s++) {
+		free(r->settings[s].values);
+		free(r->settings[s].num);
+	}
+	for (size_t i = 0; i < r->ngroups; i++)
+		free(r->groups[i].times);
+	free(r->groups);
+	free(r->series);
+	json_decref(r->trials);
+	json_decref(r->meta);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *report_series_label(const struct report *r, size_t s, char *buf, size_t len)
+{
+	const struct report_group *g = &r->groups[r->series[s].first];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nsettings && used < len; i++)
+		if (i != r->swept)
+			used += snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "",
+					 r->settings[i].name, report_value(r, g, i));
+	return buf;
+}
+
+size_t report_series_groups(const struct report *r, size_t s, size_t *idx)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < r->ngroups; i++) {
+		if (r->groups[i].series != s)
+			continue;
+		for (j = n; j > 0 && report_before(r, &r->groups[i], &r->groups[idx[j - 1]]); j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+		n++;
+	}
+	return n;
+}

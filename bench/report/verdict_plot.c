@@ -1,0 +1,224 @@
+/*
+ * verdict_plot: the ending of a run: the plots of the verdict (observed and
+ * predicted speedups per query with plot-sweep.gp, the device's curve with
+ * plot-device.gp), report.md and report.html written atomically, and the
+ * text on the terminal. See verdict.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/report/plot.h"
+#include "bench/record/record.h"
+#include "bench/report/verdict.h"
+#include "bench/report/verdict_doc.h"
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void block(FILE *f, const char *title)
+{
+	fprintf(f, "\n\nposition value \"%s\" lo hi\n", title);
+}
+
+/* speedup-Q.dat: observed with its interval, predicted by the two replays. */
+static int speedup_data(const struct verdict_query *q, const char *path)
+{
+	size_t idx[q->rep.ngroups + 1], n = report_series_groups(&q->rep, 0, idx);
+	static const char *const titles[] = { "observed (heap phase)", "replay, posix_fadvise",
+		"replay, io_uring" };
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# eicbench run: speedup against 0 per value of effective_io_concurrency\n");
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "%zu \"%s\"\n", k, report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept));
+	for (int s = 0; s < 3; s++) {
+		block(f, titles[s]);
+		for (size_t k = 0; k < n; k++) {
+			const char *v = report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept);
+			struct verdict_pair p;
+			double y, lo, hi;
+
+			if (verdict_pair(q, v, &p) < 0)
+				continue;
+			y = s == 0 ? p.speedup : s == 1 ? p.predicted : p.replay0_ms / p.uring_ms;
+			lo = s == 0 && !isnan(p.g->ci_vs_0.lo) ? p.g->ci_vs_0.lo : y;
+			hi = s == 0 && !isnan(p.g->ci_vs_0.hi) ? p.g->ci_vs_0.hi : y;
+			if (!strcmp(v, "0") && s == 2)
+				y = lo = hi = 1;
+			if (isfinite(y))
+				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);
+		}
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+static int plot_speedups(const struct verdict *v, char *msg, size_t msglen)
+{
+	for (int i = 0; i < v->nq; i++) {
+		const struct verdict_query *q = &v->q[i];
+		char dat[PATH_MAX + 64], base[PATH_MAX + 64], log[PATH_MAX + 16], title[128];
+		char *args[] = { dat, base, title, "effective_io_concurrency",
+				 "speedup against 0 (bars: the observed one's interval)", NULL };
+		int ret;
+
+		if (!q->have_rep)
+			continue;
+		snprintf(dat, sizeof(dat), "%s/speedup-%s.dat", v->dir, q->name);
+		snprintf(base, sizeof(base), "%s/speedup-%s", v->dir, q->name);
+		snprintf(log, sizeof(log), "%s/plot.log", v->dir);
+		snprintf(title, sizeof(title), "query %s: observed and predicted speedup", q->name);
+		if ((ret = speedup_data(q, dat)) < 0)
+			return snprintf(msg, msglen, "cannot write %.900s: %s", dat, strerror(-ret)), ret;
+		if ((ret = plot_run("plot-sweep.gp", args, log, msg, msglen)) != 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int plot_device(const struct verdict *v, char *msg, size_t msglen)
+{
+	const json_t *e = json_array_get(json_object_get(v->device_curve, "engines"), 0);
+	char dat[PATH_MAX + 16], base[PATH_MAX + 16], log[PATH_MAX + 16], knee[32];
+	char *args[] = { dat, base, knee, NULL };
+	size_t i;
+	json_t *p;
+	FILE *f;
+
+	if (!v->device_points)
+		return 0;
+	snprintf(dat, sizeof(dat), "%s/device.dat", v->dir);
+	snprintf(base, sizeof(base), "%s/device", v->dir);
+	snprintf(log, sizeof(log), "%s/plot.log", v->dir);
+	snprintf(knee, sizeof(knee), "%lld", e ? json_integer_value(json_object_get(e, "knee_depth")) : 0LL);
+	f = fopen(dat, "we");
+	if (!f)
+		return snprintf(msg, msglen, "cannot write %.900s: %s", dat, strerror(errno)), -errno;
+	fprintf(f, "# eicbench run: the device's curve: depth, IOPS, p99 latency in µs\n");
+	json_array_foreach(v->device_points, i, p)
+		fprintf(f, "%lld %.1f %.1f\n", json_integer_value(json_object_get(p, "depth")),
+			report_num_at(p, "iops"), report_num_at(p, "lat_ns.p99") / 1e3);
+	if (fclose(f) != 0)
+		return snprintf(msg, msglen, "cannot write %.900s", dat), -EIO;
+	return plot_run("plot-device.gp", args, log, msg, msglen);
+}
+
+static int md_of(const void *d, FILE *f)
+{
+	return doc_md_out(d, f);
+}
+
+static int html_of(const void *d, FILE *f)
+{
+	return doc_html_out(d, "eicbench run", f);
+}
+
+static int write_doc(const struct doc *d, const char *dir, const char *file,
+		     int (*render)(const void *, FILE *), char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return record_write_rendered(path, render, d, err, errlen);
+}
+
+/* The verdict as JSON: the pick and, per query, each value's pair. */
+static json_t *verdict_json(const struct verdict *v)
+{
+	struct verdict_pick pk;
+	json_t *o, *qs = json_array();
+
+	verdict_pick(v, &pk);
+	for (int i = 0; i < v->nq; i++) {
+		const struct verdict_query *q = &v->q[i];
+		json_t *rows = json_array();
+
+		for (size_t k = 0; q->have_rep && k < q->rep.ngroups; k++) {
+			const char *val = report_value(&q->rep, &q->rep.groups[k], q->rep.swept);
+			struct verdict_pair p;
+
+			if (verdict_pair(q, val, &p) < 0)
+				continue;
+			json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "value", val,
+				"heap_ms", jnum(p.heap_ms), "speedup_vs_0", jnum(p.speedup), "replay_ms", jnum(p.replay_ms),
+				"predicted_speedup", jnum(p.predicted), "io_uring_ms", jnum(p.uring_ms),
+				"accounted", jnum(p.accounted), "heap_cpu_s", jnum(p.heap_cpu_s)));
+		}
+		json_array_append_new(qs, json_pack("{s:s, s:o}", "query", q->name, "values", rows));
+	}
+	o = json_pack("{s:o, s:b, s:o, s:o, s:s}", "recommended", pk.value ? json_string(pk.value) : json_null(),
+		      "indistinguishable_in_every_query", pk.in_all, "worst_ratio", jnum(pk.worst),
+		      "queries", qs, "missing", v->missing);
+	return o;
+}
+
+static int write_all(struct verdict *v, struct doc *d, int plot, char *note, size_t notelen,
+		     char *err, size_t errlen)
+{
+	char msg[1024] = "";
+	int p = 1, ret;
+
+	snprintf(msg, sizeof(msg), "not asked for");
+	if (plot) {
+		p = plot_speedups(v, msg, sizeof(msg));
+		if (p == 0)
+			p = plot_device(v, msg, sizeof(msg));
+	}
+	snprintf(note, notelen, "%s%s", p == 0 ? "plots made" : p == 1 ? "plots skipped: " : "plots failed: ",
+		 p == 0 ? "" : msg);
+	verdict_document(v, d);
+	ret = write_doc(d, v->dir, VERDICT_MD, md_of, err, errlen);
+	if (ret == 0)
+		ret = write_doc(d, v->dir, VERDICT_HTML, html_of, err, errlen);
+	return ret;
+}
+
+int verdict_render(const char *dir, enum report_format format, int plot, FILE *out,
+		   char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct verdict v;
+	struct doc d = { 0 };
+	int ret = verdict_load(dir, &v, err, errlen);
+
+	if (ret == 0)
+		ret = write_all(&v, &d, plot, note, notelen, err, errlen);
+	if (ret == 0) {
+		switch (format) {
+		case REPORT_MARKDOWN:
+			ret = doc_md_out(&d, out);
+			break;
+		case REPORT_HTML:
+			ret = html_of(&d, out);
+			break;
+		case REPORT_JSON: {
+			json_t *j = verdict_json(&v);
+
+			ret = json_dumpf(j, out, JSON_INDENT(2)) == 0 ? 0 : -ENOMEM;
+			fputc('\n', out);
+			json_decref(j);
+			break;
+		}
+		case REPORT_CSV:
+			snprintf(err, errlen, "--format csv: a run's folder has a summary.csv per sweep (in its sweep-* folders); give text, md, html or json");
+			ret = -EINVAL;
+			break;
+		default:
+			ret = doc_text_out(&d, out);
+		}
+	}
+	doc_free(&d);
+	verdict_free(&v);
+	return ret;
+}
+
+int verdict_folder(const char *dir, FILE *out, char *note, size_t notelen,
+		   char *err, size_t errlen)
+{
+	return verdict_render(dir, REPORT_TEXT, 1, out, note, notelen, err, errlen);
+}

@@ -1,0 +1,524 @@
+/*
+ * runner: setup, the trials, more rounds until separated, and the settings
+ * put back; see runner.h. meta.json is written in runner_meta.c.
+ */
+#include "bench/pg/settings.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/cli/progress.h"
+#include "bench/pg/lock.h"
+#include "bench/pg/pgutil.h"
+#include "bench/pg/sqltext.h"
+#include "bench/record/record.h"
+#include "bench/report/report.h"
+#include "bench/sweep/runner.h"
+#include "bench/sweep/runner_meta.h"
+#include "io/clock.h"
+#include "io/faultpoint.h"
+
+const char *runner_value(const struct runner *r, int combo, int i)
+{
+	return sweep_value(&r->plan, combo, i);
+}
+
+enum settings_context runner_context(const struct runner *r, int i)
+{
+	return (enum settings_context)r->plan.grid.s[i].context;
+}
+
+int runner_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	for (int i = 0; ret == 0 && i < r->plan.grid.nsettings; i++)
+		if (runner_context(r, i) == SETTINGS_SESSION && runner_value(r, combo, i))
+			ret = settings_set(c, r->plan.grid.s[i].name, runner_value(r, combo, i), err, errlen);
+	return ret;
+}
+
+json_t *runner_in_force(const struct runner *r, PGconn *c)
+{
+	char names[SWEEP_MAX_SETTINGS * (SWEEP_NAME_MAX + 1) + 3] = "{", err[256];
+	const char *p[] = { names };
+	json_t *o = json_object();
+	PGresult *res;
+
+	for (int i = 0; i < r->plan.grid.nsettings; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? "," : "", r->plan.grid.s[i].name);
+	strcat(names, "}");
+	res = pgutil_query(c, sql_text("sweep/current_settings.sql"), 1, p, err, sizeof(err));
+	for (int i = 0; res && i < PQntuples(res); i++)
+		json_object_set_new(o, PQgetvalue(res, i, 0), json_string(PQgetvalue(res, i, 1)));
+	PQclear(res);
+	return o;
+}
+
+/* ---- the settings, checked and put back ---- */
+
+/* ERR prefixed with where value V of setting I was given, if known. */
+static void say_origin(const struct runner *r, int i, int v, char *err, size_t errlen)
+{
+	char where[PATH_MAX + 64] = "", *was;
+
+	if (r->cfg.origin)
+		r->cfg.origin(r, i, v, where, sizeof(where));
+	if (!where[0] || !(was = strdup(err)))
+		return;
+	snprintf(err, errlen, "%s: %s", where, was);
+	free(was);
+}
+
+static int check_setting(struct runner *r, PGconn *c, int i, char *err, size_t errlen)
+{
+	struct sweep_setting *st = &r->plan.grid.s[i];
+	enum settings_context ctx;
+	int ret = settings_context_of(c, st->name, &ctx, err, errlen), k;
+
+	st->context = (enum sweep_context)ctx;
+	if (ret == 0 && ctx != SETTINGS_SESSION) {
+		if (r->cfg.warm && ctx == SETTINGS_RESTART && !r->cfg.workload->warms_up) {
+			snprintf(err, errlen, "--set %s needs a server restart, which --warm rules out (a restart empties the caches)",
+				 st->name);
+			return -EINVAL;
+		}
+		if (r->srv.external && !r->srv.restart_cmd[0]) {
+			snprintf(err, errlen, "--set %s changes the server's configuration; for a --dsn server that needs --restart-cmd",
+				 st->name);
+			return -EINVAL;
+		}
+		ret = settings_remember(&r->journal, c, st->name, ctx, err, errlen);
+	}
+	if (ret == -EINVAL)
+		say_origin(r, i, -1, err, errlen);
+	for (k = 0; ret == 0 && k < st->nvalues; k++) {
+		ret = settings_try(c, st->name, ctx, st->values[k], err, errlen);
+		if (ret == -EINVAL)
+			say_origin(r, i, k, err, errlen);
+		if (ret == 0 && r->stop && *r->stop) {
+			snprintf(err, errlen, "interrupted while checking the settings");
+			ret = -EINTR;
+		}
+	}
+	return ret;
+}
+
+/* Every value of every setting tried; what ALTER SYSTEM wrote put back. */
+static int check_settings(struct runner *r, char *err, size_t errlen)
+{
+	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
+	int ret = c ? 0 : -EIO;
+
+	for (int i = 0; ret == 0 && i < r->plan.grid.nsettings; i++)
+		ret = check_setting(r, c, i, err, errlen);
+	PQfinish(c);
+	if (r->journal.n) {
+		char e2[1024];
+		int back = settings_restore(&r->journal, &r->srv, ret < 0 ? e2 : err,
+					    ret < 0 ? sizeof(e2) : errlen);
+
+		if (back < 0 && ret == 0)
+			ret = back;
+	}
+	return ret;
+}
+
+/* ALTER SYSTEM for COMBO's reload and restart settings, journaled first (a
+ * step's unset ones back as they were); RESTART when one waits for it. */
+static int system_settings(struct runner *r, int combo, bool *restart, char *err, size_t errlen)
+{
+	PGconn *c = NULL;
+	bool any = false;
+	int ret = 0;
+
+	*restart = false;
+	for (int i = 0; ret == 0 && i < r->plan.grid.nsettings; i++) {
+		enum settings_context ctx = runner_context(r, i);
+		const char *name = r->plan.grid.s[i].name, *v = runner_value(r, combo, i);
+
+		if (ctx == SETTINGS_SESSION)
+			continue;
+		if (!c && !(c = server_connect(&r->srv, NULL, err, errlen)))
+			return -EIO;
+		if (v) {
+			ret = settings_remember(&r->journal, c, name, ctx, err, errlen);
+			if (ret == 0)
+				ret = settings_alter(c, name, v, err, errlen);
+		} else
+			ret = settings_put_back(&r->journal, c, name, err, errlen);
+		any = true;
+	}
+	if (ret == 0 && any)
+		ret = settings_reload(c, err, errlen);
+	if (ret == 0 && any) {
+		int p = settings_pending_restart(c, err, errlen);
+
+		ret = p < 0 ? p : 0;
+		*restart = p > 0;
+	}
+	PQfinish(c);
+	return ret;
+}
+
+/* ---- one trial ---- */
+
+static json_t *cold_json(const struct cold_times *t)
+{
+	return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "method", t->method,
+			 "stop_ms", t->stop_ms, "sync_ms", t->sync_ms, "drop_ms", t->drop_ms,
+			 "start_ms", t->start_ms, "ready_ms", t->ready_ms, "total_ms", t->total_ms);
+}
+
+static json_t *settings_of(const struct runner *r, int combo)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < r->plan.grid.nsettings; i++)
+		if (runner_value(r, combo, i))
+			json_object_set_new(o, r->plan.grid.s[i].name, json_string(runner_value(r, combo, i)));
+	return o;
+}
+
+static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
+		     json_t **out, char *err, size_t errlen)
+{
+	struct cold_times ct = { 0 };
+	double t0 = clock_now_ms();
+	char started[32];
+	bool restart;
+	json_t *rec;
+	int ret;
+
+	record_utc_iso(time(NULL), started, sizeof(started));
+	ret = system_settings(r, t->combo, &restart, err, errlen);
+	faultpoint("runner:settings");	/* the trial's settings written, not yet in force */
+	if (ret == 0 && !r->cfg.warm)
+		ret = server_cold(&r->srv, &ct, err, errlen);
+	else if (ret == 0 && restart)
+		ret = server_restart(&r->srv, err, errlen);
+	if (ret < 0)
+		return ret;
+	rec = json_pack("{s:s, s:i, s:i, s:i, s:o, s:b, s:o, s:s}", "trial_key", t->key,
+			"round", t->round, "index", index, "of", r->plan.ntrials,
+			"settings", settings_of(r, t->combo), "cold", !r->cfg.warm,
+			"cold_times", r->cfg.warm ? json_null() : cold_json(&ct), "started_at", started);
+	if (!rec)
+		return -ENOMEM;
+	if (sweep_step_name(&r->plan, t->combo))
+		json_object_set_new(rec, "step", json_string(sweep_step_name(&r->plan, t->combo)));
+	ret = r->cfg.workload->trial(r, t, rec, err, errlen);
+	if (ret == 0) {
+		json_object_set_new(rec, "wall_ms", json_real(clock_now_ms() - t0));
+		*out = rec;
+	} else
+		json_decref(rec);
+	return ret;
+}
+
+/* ---- the trials of the plan ---- */
+
+/* Which trials DIR already holds; each also checked against the ones before. */
+static int done_trials(struct runner *r, bool *done, char *err, size_t errlen)
+{
+	const char **keys = malloc(sizeof(char *) * (size_t)r->plan.ntrials);
+	json_t *recs = NULL, *rec;
+	int torn = 0, ret;
+	size_t i;
+
+	if (!keys)
+		return -ENOMEM;
+	for (int k = 0; k < r->plan.ntrials; k++)
+		keys[k] = r->plan.trials[k].key;
+	ret = record_load(r->dir, RECORD_TRIALS, &recs, &torn, err, errlen);
+	if (ret == -ENOENT)
+		ret = 0;
+	else if (ret == 0) {
+		if (torn)
+			fprintf(stderr, "eicbench %s: %s (the unfinished trial runs again)\n", r->cfg.command, err);
+		ret = record_done_keys(recs, RECORD_KEY_FIELD, keys, (size_t)r->plan.ntrials, done);
+		json_array_foreach(recs, i, rec)
+			if (r->cfg.workload->check_record)
+				r->cfg.workload->check_record(r, rec);
+	}
+	json_decref(recs);
+	free(keys);
+	return ret;
+}
+
+static void say_trial(const struct runner *r, int i, const struct sweep_trial *t,
+		      const json_t *rec, double mean_ms, int left)
+{
+	char eta[16], what[128] = "";
+
+	progress_format_eta(mean_ms * left / 1e3, eta, sizeof(eta));
+	if (r->cfg.workload->say)
+		r->cfg.workload->say(r, rec, what, sizeof(what));
+	fprintf(stderr, "[%*d/%d] %-36s %s  (trial %.1f s, ETA %s)\n", r->plan.ntrials >= 100 ? 3 : 2,
+		i, r->plan.ntrials, t->key + strcspn(t->key, " ") + 1, what,
+		json_real_value(json_object_get(rec, "wall_ms")) / 1e3, eta);
+}
+
+static int run_trials(struct runner *r, char *err, size_t errlen)
+{
+	bool *done = calloc((size_t)r->plan.ntrials, sizeof(bool));
+	int ndone, left, ret = 0;
+	double sum_ms = 0;
+
+	if (!done)
+		return -ENOMEM;
+	ndone = done_trials(r, done, err, errlen);
+	if (ndone < 0) {
+		free(done);
+		return ndone;
+	}
+	left = r->plan.ntrials - ndone;
+	fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
+		r->plan.ntrials, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
+	for (int i = 0, k = 0; ret == 0 && i < r->plan.ntrials; i++) {
+		json_t *rec = NULL;
+
+		if (done[i])
+			continue;
+		if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
+			snprintf(err, errlen, "interrupted");
+			ret = -EINTR;
+			break;
+		}
+		ret = run_trial(r, &r->plan.trials[i], i + 1, &rec, err, errlen);
+		if (ret == 0 && r->cfg.workload->check_record)
+			r->cfg.workload->check_record(r, rec);
+		if (ret == 0)
+			ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
+		if (ret == 0) {
+			sum_ms += json_real_value(json_object_get(rec, "wall_ms"));
+			r->ran++;
+			left--;
+			k++;
+			say_trial(r, ndone + k, &r->plan.trials[i], rec, sum_ms / k, left);
+		}
+		json_decref(rec);
+	}
+	free(done);
+	return ret;
+}
+
+/* ---- more rounds until separated ---- */
+
+/* Is every series separated? 1 yes, 0 no (with WHY), -errno. */
+static int separated(struct runner *r, char *why, size_t len)
+{
+	struct report rep;
+	char err[1024];
+	int ret = report_load(r->dir, &rep, err, sizeof(err));
+
+	if (ret == 0) {
+		ret = report_separated(&rep);
+		for (size_t s = 0; !ret && s < rep.nseries; s++)
+			if (!rep.series[s].separated)
+				snprintf(why, len, rep.series[s].min_runs < REPORT_RUNS_FOR_95 ?
+					 "fewer than %d runs per value" : "every value's interval overlaps the fastest's",
+					 REPORT_RUNS_FOR_95);
+	}
+	report_free(&rep);
+	return ret;
+}
+
+/* One more round: the same seed gives the same earlier rounds. */
+static int add_round(struct runner *r, char *err, size_t errlen)
+{
+	struct sweep_plan p;
+	json_t *plan = json_object_get(r->meta, "plan"), *grown;
+	int ret = sweep_plan_build(&p, &r->plan.grid, r->plan.runs + 1, r->plan.order_seed,
+				   err, errlen);
+
+	if (ret < 0)
+		return ret;
+	sweep_plan_free(&r->plan);
+	r->plan = p;
+	grown = sweep_plan_json(&r->plan);
+	json_object_set(plan, "runs", json_object_get(grown, "runs"));
+	json_object_set(plan, "trial_keys", json_object_get(grown, "trial_keys"));
+	json_decref(grown);
+	return record_meta_write(r->dir, r->meta, err, errlen);
+}
+
+static int run_rounds(struct runner *r, char *err, size_t errlen)
+{
+	char why[128] = "";
+	const char *cmd = r->cfg.command;
+	double round_s;
+	int ret;
+
+	for (;;) {
+		double t0 = clock_now_s();
+		int ran = r->ran;
+
+		ret = run_trials(r, err, errlen);
+		if (ret < 0 || !r->cfg.until_separated)
+			return ret;
+		/* the time of a round, from the trials just run */
+		round_s = r->ran > ran ? (clock_now_s() - t0) / (r->ran - ran) * r->plan.ncombos : 0;
+		ret = separated(r, why, sizeof(why));
+		if (ret < 0)
+			return 0;	/* nothing to judge by yet: the report says why */
+		if (ret == 1) {
+			fprintf(stderr, "eicbench %s: separated after %d rounds\n", cmd, r->plan.runs);
+			return 0;
+		}
+		if (r->plan.runs >= r->cfg.max_runs) {
+			fprintf(stderr, "eicbench %s: not separated after %d rounds (%s); --max-runs %d reached\n",
+				cmd, r->plan.runs, why, r->cfg.max_runs);
+			return 0;
+		}
+		if (r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s) {
+			fprintf(stderr, "eicbench %s: not separated after %d rounds (%s); another round would pass --budget\n",
+				cmd, r->plan.runs, why);
+			return 0;
+		}
+		fprintf(stderr, "eicbench %s: not separated after %d rounds (%s): adding round %d\n",
+			cmd, r->plan.runs, why, r->plan.runs + 1);
+		if ((ret = add_round(r, err, errlen)) < 0)
+			return ret;
+	}
+}
+
+/* ---- setup ---- */
+
+static uint64_t random_seed(void)
+{
+	uint64_t s = 0;
+
+	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
+		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return s & ((1ULL << 62) - 1);
+}
+
+static int prepare_server(struct runner *r, char *err, size_t errlen)
+{
+	int ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
+
+	if (ret == 0)
+		ret = lock_hold_cluster(&r->srv, err, errlen);
+
+	if (ret == 0 && r->srv.external && !r->srv.restart_cmd[0] && !r->cfg.warm) {
+		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
+		return -EINVAL;
+	}
+	if (ret == 0 && !r->srv.external)
+		ret = r->cfg.workload->makes_tables ? server_ready_db(&r->srv, err, errlen) :
+		      server_start(&r->srv, err, errlen);
+	if (ret == 0 && !r->srv.external) {
+		PGconn *c = server_connect(&r->srv, NULL, err, errlen);
+
+		if (!c) {
+			snprintf(err, errlen, "no data set in '%s' (no database %s): run eicbench load --datadir %s first",
+				 r->srv.datadir, SERVER_DBNAME, r->srv.datadir);
+			return -EINVAL;
+		}
+		PQfinish(c);
+	}
+	if (ret == 0 && settings_recover_running(r->cfg.command, &r->srv) < 0) {
+		snprintf(err, errlen, "a settings journal could not be restored (said above)");
+		ret = -EIO;
+	}
+	if (ret == 0)
+		ret = settings_journal_init(&r->journal, &r->srv, r->cfg.command, err, errlen);
+	return ret;
+}
+
+static int setup(struct runner *r, int argc, char **argv, char *err, size_t errlen)
+{
+	int ret;
+
+	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : random_seed();
+
+	if (r->cfg.resume) {
+		ret = lock_hold_folder(r->cfg.resume, err, errlen);
+		if (ret == -ENOENT || ret == -ENOTDIR) {
+			snprintf(err, errlen, "--resume '%s': no such folder; give the folder of an interrupted %s",
+				 r->cfg.resume, r->cfg.command);
+			ret = -EINVAL;
+		}
+		if (ret == 0)
+			ret = runner_meta_resume(r, err, errlen);
+	}
+	else if (r->cfg.steps)
+		ret = sweep_plan_steps(&r->plan, &r->cfg.grid, r->cfg.steps, r->cfg.runs, seed, err, errlen);
+	else
+		ret = sweep_plan_build(&r->plan, &r->cfg.grid, r->cfg.runs, seed, err, errlen);
+	if (ret == 0)
+		ret = prepare_server(r, err, errlen);
+	if (ret == 0)
+		ret = check_settings(r, err, errlen);
+	if (ret == 0)
+		ret = r->cfg.workload->check(r, err, errlen);
+	if (ret == 0 && r->resumed)
+		ret = runner_meta_check_identity(r, err, errlen);
+	if (ret == 0 && !r->resumed) {
+		ret = record_dir_create(NULL, r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
+		if (ret == -EEXIST && r->cfg.out)
+			ret = -EINVAL;	/* the folder the user named is taken */
+		if (ret == 0)
+			ret = lock_hold_folder(r->dir, err, errlen);
+	}
+	if (ret == 0 && !r->resumed)
+		ret = runner_meta_write(r, argc, argv, err, errlen);
+	else if (ret == 0)
+		json_decref(runner_meta_device(r));	/* only the device to watch */
+	return ret;
+}
+
+void runner_free(struct runner *r)
+{
+	sweep_plan_free(&r->plan);
+	json_decref(r->meta);
+	r->meta = NULL;
+}
+
+/* Put the settings back; a failure is said and makes the run a failure. */
+static int restore(struct runner *r)
+{
+	char err[2048];
+
+	if (settings_restore(&r->journal, &r->srv, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "eicbench %s: %s\n", r->cfg.command, err);
+	return -EIO;
+}
+
+int runner_main(struct runner *r, int argc, char **argv,
+		int (*finish)(const char *dir, char *err, size_t errlen))
+{
+	const char *cmd = r->cfg.command;
+	char err[4096] = "";
+	int ret, back;
+
+	r->started_s = clock_now_s();
+	ret = setup(r, argc, argv, err, sizeof(err));
+	if (ret < 0) {
+		restore(r);
+		runner_free(r);
+		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+		return ret == -EPROTO ? -EINVAL : ret;
+	}
+	ret = run_rounds(r, err, sizeof(err));
+	back = restore(r);
+	if (ret < 0 && ret != -EINTR)
+		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	if (ret < 0)	/* the folder exists once setup is done */
+		fprintf(stderr, "eicbench %s: %sfinished trials are in %s; finish with: eicbench %s --resume %s%s\n",
+			cmd, ret == -EINTR ? "interrupted; " : "", r->dir, cmd, r->dir,
+			r->srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
+	if (ret == 0 && back == 0 && finish && (ret = finish(r->dir, err, sizeof(err))) < 0)
+		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	runner_free(r);
+	return ret == 0 && back == 0 ? 0 : ret == -EINVAL ? -EIO : ret < 0 ? ret : back;
+}

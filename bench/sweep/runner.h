@@ -1,0 +1,93 @@
+/*
+ * runner: one runner for every settings sweep, whatever the workload. It
+ * builds the plan (every combination of the grid, each round shuffled from
+ * a recorded seed), checks every value with the server before anything
+ * runs, keeps the originals in the settings journal (bench/pg/settings.h),
+ * and per trial puts the combination in place (SET, reload, or ALTER
+ * SYSTEM and restart), makes the server cold unless warm, runs the
+ * workload (bench/sweep/workload.h) and appends its record (fsync'd). Ctrl-C
+ * keeps what is finished; --resume runs what is missing, and refuses a
+ * folder of another data set, server or target. With until_separated it
+ * adds rounds until the report calls the result separated. The settings
+ * are put back at the end, also after an error or Ctrl-C. Only
+ * runner_main() prints.
+ */
+#ifndef BENCH_SWEEP_RUNNER_H
+#define BENCH_SWEEP_RUNNER_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "bench/pg/server.h"
+#include "bench/pg/settings.h"
+#include "bench/sweep/sweep.h"
+#include "bench/sweep/workload.h"
+#include "io/sysstat.h"
+
+struct runner_cfg {
+	struct server_cfg srv;
+	const struct workload *workload;
+	void       *wcfg;             /* the workload's own configuration */
+	const char *command;          /* "sweep", "confsweep": the folder's name and meta */
+	struct sweep_grid grid;
+	const struct sweep_steps *steps;  /* a plan of steps (confsweep), or NULL: the grid */
+	int         runs;
+	uint64_t    order_seed;
+	bool        order_seed_given;
+	bool        warm;
+	bool        until_separated;
+	int         max_runs;
+	double      budget_s;
+	const char *out, *resume;
+	bool        plan_given;       /* on --resume: options that describe a plan were given too */
+	/* Where value V (-1: any) of grid setting I was given, for messages
+	 * ("seed.ini line 12"); optional. */
+	void      (*origin)(const struct runner *r, int i, int v, char *buf, size_t len);
+	void       *origin_arg;
+};
+
+struct runner {
+	struct runner_cfg cfg;
+	struct sweep_plan plan;
+	struct server srv;
+	struct settings_journal journal;
+	char   dir[PATH_MAX];
+	json_t *meta;
+	bool   resumed;
+	void  *wstate;                /* the workload's own state (e.g. plan references) */
+	/* the device under the data directory, and its md/dm members */
+	char   disk[SYSSTAT_NAME_MAX];
+	int    nmembers;
+	char   members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
+	double started_s;
+	int    ran;                   /* trials this command ran */
+	const volatile sig_atomic_t *stop;
+};
+
+/* The value of grid setting I in combination COMBO; its context. */
+const char *runner_value(const struct runner *r, int combo, int i);
+enum settings_context runner_context(const struct runner *r, int i);
+
+/* SET COMBO's session-context values in C's session. */
+int runner_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen);
+
+/* The grid's settings as C's session sees them ({name: value}). */
+json_t *runner_in_force(const struct runner *r, PGconn *c);
+
+void runner_free(struct runner *r);
+
+/*
+ * The whole command: setup (plan or resume, server, recovery of a settings
+ * journal, values checked, folder and meta.json), the trials, the settings
+ * put back, then FINISH(DIR) to report (may be NULL). ARGC/ARGV the whole
+ * command line for meta.json. Prints what went wrong as "eicbench CMD:
+ * ..." on stderr; returns 0, -EINVAL when the setup refused the input
+ * (nothing was written), or another -errno when the run failed.
+ */
+int runner_main(struct runner *r, int argc, char **argv,
+		int (*finish)(const char *dir, char *err, size_t errlen));
+
+#endif

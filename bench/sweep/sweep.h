@@ -1,0 +1,124 @@
+/*
+ * sweep: the plan of a settings sweep, apart from any server. A grid holds
+ * the settings to vary (effective_io_concurrency by default), each with its
+ * values as strings; a combination takes one value of each (the first
+ * setting varies slowest). The plan repeats every combination once per round,
+ * in an order shuffled per round from a recorded seed, and names each trial
+ * by a key ("round=2 effective_io_concurrency=16") that records carry, so an
+ * interrupted sweep resumes with exactly the trials it lacks. A plan of
+ * steps instead (a sweep file's sections) has one combination per step,
+ * each naming values for some settings and leaving the rest as they were
+ * before the sweep; its keys are "round=2 step=NAME".
+ */
+#ifndef BENCH_SWEEP_SWEEP_H
+#define BENCH_SWEEP_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "bench/record/record.h"
+
+#define SWEEP_MAX_SETTINGS 24
+#define SWEEP_MAX_STEPS    RECORD_STEPS_MAX
+#define SWEEP_MAX_VALUES   64
+#define SWEEP_NAME_MAX     64
+#define SWEEP_VALUE_MAX    64
+#define SWEEP_KEY_MAX      RECORD_KEY_MAX
+#define SWEEP_EIC          "effective_io_concurrency"
+#define SWEEP_DEFAULT_EIC  "0,1,2,4,8,16,32,64,128,256,1000"
+
+enum sweep_context {
+	SWEEP_SESSION = 0,   /* SET in the trial's session */
+	SWEEP_RELOAD,        /* ALTER SYSTEM, then reload */
+	SWEEP_RESTART,       /* ALTER SYSTEM, then the cold restart */
+};
+
+struct sweep_setting {
+	char name[SWEEP_NAME_MAX];
+	int  nvalues;
+	char values[SWEEP_MAX_VALUES][SWEEP_VALUE_MAX];
+	enum sweep_context context;
+};
+
+struct sweep_grid {
+	int nsettings;
+	struct sweep_setting s[SWEEP_MAX_SETTINGS];
+};
+
+struct sweep_trial {
+	int  round;                 /* 1-based */
+	int  combo;                 /* index of the combination */
+	char key[SWEEP_KEY_MAX];
+};
+
+/* Steps: each a name and, per setting of the grid, the index of its value
+ * in grid.s[i].values, or -1 when the step leaves that setting as it was. */
+struct sweep_steps {
+	int  nsteps;
+	char name[SWEEP_MAX_STEPS][SWEEP_NAME_MAX];
+	signed char value[SWEEP_MAX_STEPS][SWEEP_MAX_SETTINGS];
+};
+
+struct sweep_plan {
+	struct sweep_grid grid;
+	struct sweep_steps steps;     /* nsteps 0: every combination of the grid */
+	int       runs;
+	uint64_t  order_seed;
+	int       ncombos;
+	int       ntrials;
+	struct sweep_trial *trials;
+};
+
+/*
+ * Add "NAME=V1,V2,..." to the grid. Values of effective_io_concurrency must
+ * be whole numbers 0..1000 written plainly; other names must look like
+ * setting names (the server checks them later). No value may be given twice,
+ * also not written another way (01 and 1, 1MB and 1024kB, on and true,
+ * Fsync and fsync). -EINVAL with ERR naming the value ("--set SPEC: ...").
+ */
+int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen);
+/* The same for effective_io_concurrency's LIST as --eic gives it ("--eic LIST: ..."). */
+int sweep_grid_add_eic(struct sweep_grid *g, const char *list, char *err, size_t errlen);
+
+/* The index of setting NAME in the grid, or -1. */
+int sweep_grid_find(const struct sweep_grid *g, const char *name);
+
+/* Build the plan: RUNS rounds of every combination, shuffled per round. */
+int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
+		     uint64_t order_seed, char *err, size_t errlen);
+void sweep_plan_free(struct sweep_plan *p);
+
+/*
+ * Add step NAME to ST, setting NAMES[i] to VALUES[i] for i < N (the names
+ * joined to G, each value listed once). A step name is 1..63 characters of
+ * letters, digits, space and _ . , = + - ( ); each name once. 0 or -EINVAL.
+ */
+int sweep_step_add(struct sweep_grid *g, struct sweep_steps *st, const char *name, int n,
+		   const char *const *names, const char *const *values, char *err, size_t errlen);
+
+/*
+ * Build a plan of steps: G names every setting any step sets (each value
+ * once in its list), ST the steps. 0 or -EINVAL.
+ */
+int sweep_plan_steps(struct sweep_plan *p, const struct sweep_grid *g,
+		     const struct sweep_steps *st, int runs, uint64_t order_seed,
+		     char *err, size_t errlen);
+
+/* The value of setting I in combination COMBO; NULL when a step leaves
+ * that setting as it was before the sweep. */
+const char *sweep_value(const struct sweep_plan *p, int combo, int i);
+
+/* The name of COMBO's step, or NULL in a grid plan. */
+const char *sweep_step_name(const struct sweep_plan *p, int combo);
+
+/* The plan as JSON for meta.json, and back (for --resume). */
+json_t *sweep_plan_json(const struct sweep_plan *p);
+int sweep_plan_from_json(struct sweep_plan *p, const json_t *j, char *err, size_t errlen);
+
+/* Do two plans have the same grid, runs and order? */
+bool sweep_plan_same(const struct sweep_plan *a, const struct sweep_plan *b);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * workload_bitmap: the cold sweep's workload: EXPLAIN (ANALYZE, BUFFERS,
+ * SETTINGS, FORMAT JSON) of a query whose plan is one Bitmap Heap Scan,
+ * while the device, the CPUs, the backend (and on 18 its I/O workers) are
+ * sampled and, from 16, pg_stat_io and pg_aios are read. A trial's record
+ * keeps EXPLAIN's own output, its per-phase figures and the samples; a
+ * plan that reads other blocks than the first trial of its settings is
+ * said in the record. bitmap_figures.c builds the figures.
+ */
+#ifndef BENCH_WORKLOADS_WORKLOAD_BITMAP_H
+#define BENCH_WORKLOADS_WORKLOAD_BITMAP_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "bench/dataset/query.h"
+#include "bench/workloads/workloads.h"
+
+struct bitmap_cfg {
+	const char *query_spec;        /* --query as given, or NULL */
+	struct query q;                /* its name and text */
+	bool jit, force_bitmap, allow_override, no_cache_check;
+	int  sample_ms;                /* 0: 50 */
+	/* found by the check */
+	char relation[128];            /* the Bitmap Heap Scan's relation */
+	char tablespace[128];
+	char tablespace_eic[32];       /* the tablespace's own value, or "" */
+	json_t *refs;                  /* the first trial's plan per settings */
+	json_t *cache_check;           /* the check for caches below, before the first trial */
+};
+
+/* A trial's plan against the first one of its settings (bitmap_figures.c):
+ * 1 when it differs (REC says what), else 0. REFS is filled as it goes. */
+int bitmap_plan_check(json_t *rec, json_t *refs);
+
+#endif

@@ -1,0 +1,48 @@
+# The layer check (scripts/check-layers.sh) on the real tree, and on copies
+# of it with a deliberately wrong include and a two-file loop planted: it
+# must pass the first and fail the others, naming the file and the line.
+. tests/it/lib.sh
+top=$(pwd)
+
+ok "the tree follows the layer table, with no two-file loops" sh scripts/check-layers.sh "$top"
+
+# copy: the sources and objects of bench/ and io/, and the script, into $T/NAME
+copy() {
+	mkdir -p "$T/$1"
+	(cd "$top" && tar cf - bench io scripts/check-layers.sh) | (cd "$T/$1" && tar xf -)
+}
+
+# A report including the server layer.
+copy up
+line=$(grep -n '^#include "' "$T/up/bench/report/stats.c" | tail -n 1 | cut -d: -f1)
+sed -i "${line}a #include \"bench/pg/server.h\"" "$T/up/bench/report/stats.c"
+fails 1 "bench/report/stats.c:$((line + 1)): .*may not use bench/pg" \
+	"a report including bench/pg/server.h fails, naming the file and line" \
+	sh "$T/up/scripts/check-layers.sh" "$T/up"
+
+# io including bench.
+copy io
+sed -i '1i #include "bench/record/record.h"' "$T/io/io/hist.c"
+fails 1 "io/hist.c:1: .*the layer io may not use bench/record" \
+	"io including bench/record fails" sh "$T/io/scripts/check-layers.sh" "$T/io"
+
+# A library layer including the commands.
+copy cmd
+sed -i '1i #include "bench/cmd/cmd.h"' "$T/cmd/bench/sweep/runner.c"
+fails 1 "bench/sweep/runner.c:1: .*may not use bench/cmd" \
+	"the runner including the command layer fails" sh "$T/cmd/scripts/check-layers.sh" "$T/cmd"
+
+# A folder the table does not know.
+copy new
+mkdir "$T/new/bench/misc"
+printf '#include "bench/misc/misc.h"\n' >"$T/new/bench/misc/misc.c"
+fails 1 "bench/misc/misc.c:1: folder bench/misc is not in the layer table" \
+	"a folder missing from the table fails" sh "$T/new/scripts/check-layers.sh" "$T/new"
+
+# Two files that use each other.
+copy loop
+printf 'int loop_b(int);\nint loop_a(int n) { return n ? loop_b(n - 1) : 0; }\n' >"$T/loop/bench/report/loop_a.c"
+printf 'int loop_a(int);\nint loop_b(int n) { return n ? loop_a(n - 1) : 1; }\n' >"$T/loop/bench/report/loop_b.c"
+(cd "$T/loop" && cc -c -o bench/report/loop_a.o bench/report/loop_a.c && cc -c -o bench/report/loop_b.o bench/report/loop_b.c)
+fails 1 "bench/report/loop_a.c <-> bench/report/loop_b.c: a two-file loop" \
+	"two files calling each other fail as a loop" sh "$T/loop/scripts/check-layers.sh" "$T/loop"
