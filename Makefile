@@ -22,17 +22,19 @@ else
 Q = @
 endif
 
-SQL_EMBED  := bench/sql_embed.c
+SQL_EMBED  := bench/pg/sql_embed.c
 SQL_FILES  := $(sort $(wildcard sql/*.sql sql/*/*.sql))
-IO_SRCS    := $(sort $(wildcard io/*.c))
-BENCH_SRCS := $(sort $(filter-out $(SQL_EMBED),$(wildcard bench/*.c)) $(SQL_EMBED))
+IO_SRCS    := $(sort $(wildcard io/*.c io/*/*.c))
+# Every folder of bench/ and io/ is built: a new module is a file, never a
+# line here.
+BENCH_SRCS := $(sort $(filter-out $(SQL_EMBED),$(wildcard bench/*.c bench/*/*.c)) $(SQL_EMBED))
 IO_OBJS    := $(IO_SRCS:.c=.o)
 BENCH_OBJS := $(BENCH_SRCS:.c=.o)
 LIBIO      := io/libeicio.a
 # The program's modules but main and the commands, for the unit tests: a
 # test links with its own module and whatever of these it uses.
 LIBBENCH   := bench/libeicbench.a
-LIB_OBJS   := $(filter-out bench/main.o bench/cmd_%.o,$(BENCH_OBJS))
+LIB_OBJS   := $(filter-out bench/main.o bench/cmd/%.o,$(BENCH_OBJS))
 
 UNIT_SRCS  := $(sort $(wildcard tests/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:.c=)
@@ -60,17 +62,18 @@ $(LIBIO): $(IO_OBJS)
 # only then).
 .git-rev: FORCE
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
-bench/main.o bench/record_host.o: .git-rev
+bench/main.o bench/record/record_host.o: .git-rev
 bench/main.o: override CFLAGS += -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
-bench/record_host.o: override CFLAGS += -DEICBENCH_GIT_REV='"$(GIT_REV)"'
+bench/record/record_host.o: override CFLAGS += -DEICBENCH_GIT_REV='"$(GIT_REV)"'
 FORCE:
 
 %.o: %.c
 	@echo "  CC      $@"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-# A unit test links with its own module: tests/test_NAME.c with bench/NAME.o
-# (when that exists), then the program's library and the io library for
+# A unit test links with its own module: tests/test_NAME.c with the
+# NAME.o of whichever folder of bench/ holds NAME.c (the commands are not
+# unit-tested), then the program's library and the io library for
 # what that module uses. Test-only objects are named in tests/deps.mk as
 # test_NAME_DEPS.
 -include tests/deps.mk
@@ -80,7 +83,7 @@ tests/test_%.o: tests/test_%.c
 
 .SECONDARY:
 .SECONDEXPANSION:
-tests/test_%: tests/test_%.o $$(subst .c,.o,$$(wildcard bench/$$*.c)) $$(test_$$*_DEPS) $(LIBBENCH) $(LIBIO)
+tests/test_%: tests/test_%.o $$(patsubst %.c,%.o,$$(filter-out bench/cmd/%,$$(wildcard bench/$$*.c bench/*/$$*.c))) $$(test_$$*_DEPS) $(LIBBENCH) $(LIBIO)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBBENCH) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
 
@@ -122,7 +125,8 @@ bench-tpcb: deps all
 	$(Q)scripts/bench-tpcb.sh
 
 clean:
-	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) $(LIBBENCH) io/*.o io/*.d bench/*.o bench/*.d tests/*.o tests/*.d $(UNIT_BINS)
+	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) $(LIBBENCH) $(UNIT_BINS) tests/pgstats-watch
+	find bench io tests -name '*.[od]' -delete
 
 .PHONY: all deps unit check asan run bench-load bench-probe bench-tpcb clean FORCE
 

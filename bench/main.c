@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/cmd.h"
-#include "bench/opts.h"
+#include "bench/pg/lock.h"
+#include "bench/cmd/cmd.h"
+#include "bench/cli/opts.h"
 
 #ifndef EICBENCH_VERSION
 #define EICBENCH_VERSION "unknown"
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
 		printf("eicbench %s\n", EICBENCH_VERSION);
 		return 0;
 	}
-	cmd_set_line(argc, argv);
+	lock_set_holder(argc, argv);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);

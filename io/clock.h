@@ -1,7 +1,7 @@
 /*
  * clock: the one monotonic clock of the project (CLOCK_MONOTONIC), in the
  * unit the caller needs, and a plain sleep. Never the wall clock: records
- * take their UTC stamps from time(2) (bench/record_file.c, record_host.c).
+ * take their UTC stamps from time(2) (bench/record/record_file.c, record_host.c).
  */
 #ifndef IO_CLOCK_H
 #define IO_CLOCK_H

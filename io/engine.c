@@ -4,10 +4,8 @@
  */
 #include "io/engine.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <string.h>
-#include <unistd.h>
 
 const struct engine_ops *const engine_table[] = {
 	&engine_psync,
@@ -23,17 +21,4 @@ const struct engine_ops *engine_find(const char *name)
 		if (strcmp(engine_table[i]->name, name) == 0)
 			return engine_table[i];
 	return NULL;
-}
-
-int engine_pread(struct engine *e, struct engine_io *io)
-{
-	const struct engine_setup *s = &e->setup;
-	ssize_t n;
-
-	do
-		n = pread(s->map->files[io->file].fd, io->buf,
-			  (size_t)io->nblocks * s->block_bytes, io->offset);
-	while (n < 0 && errno == EINTR);
-	io->result = n < 0 ? -errno : n;
-	return ENGINE_COMPLETED;
 }

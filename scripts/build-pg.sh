@@ -30,7 +30,7 @@ usage() {
 	exit 2
 }
 
-# The same rule as bench/pgbin.c's pgbin_cache_dir().
+# The same rule as bench/pg/pgbin.c's pgbin_cache_dir().
 if [ -n "${EICBENCH_CACHE:-}" ]; then
 	cache=$EICBENCH_CACHE
 elif [ "$(id -u)" -eq 0 ]; then

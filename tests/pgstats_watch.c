@@ -20,9 +20,9 @@
 #include <jansson.h>
 #include <libpq-fe.h>
 
-#include "bench/pgaios.h"
-#include "bench/pgprocs.h"
-#include "bench/pgstats.h"
+#include "bench/observe/pgaios.h"
+#include "bench/observe/pgprocs.h"
+#include "bench/observe/pgstats.h"
 #include "io/clock.h"
 
 #define MAX_SETUP 16

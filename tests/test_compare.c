@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/compare.h"
+#include "bench/report/compare.h"
 
 #define F "tests/fixtures/sweep/"
 

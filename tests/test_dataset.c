@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "bench/dataset.h"
+#include "bench/dataset/dataset.h"
 
 /* Measured on PostgreSQL 15 after loading (bytes). */
 static const struct size_case {

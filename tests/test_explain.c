@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/explain.h"
+#include "bench/observe/explain.h"
 
 #define FIXTURES "tests/fixtures/explain/"
 

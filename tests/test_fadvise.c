@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "io/fadvise.h"
+#include "io/engines/fadvise.h"
 
 struct ramp_case {
 	int max;

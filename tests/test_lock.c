@@ -26,8 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/lock.h"
-#include "bench/record.h"
+#include "bench/pg/lock.h"
+#include "bench/record/record.h"
 #include "io/file.h"
 #include "tests/fixture.h"
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/opts.h"
+#include "bench/cli/opts.h"
 
 struct cfg {
 	long long rows;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/pgaios.h"
+#include "bench/observe/pgaios.h"
 #include "tests/pgresult.h"
 
 #define MS(x) (1000000000u + (uint64_t)(x) * 1000000u)   /* a run starting at 1 s */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/pgbin.h"
+#include "bench/pg/pgbin.h"
 
 static const struct version_case {
 	const char *in;

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/pgprocs.h"
-#include "bench/pgstats.h"
+#include "bench/observe/pgprocs.h"
+#include "bench/observe/pgstats.h"
 #include "tests/pgresult.h"
 
 static const char *const activity =

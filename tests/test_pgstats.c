@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/pgstats.h"
-#include "bench/sqltext.h"
+#include "bench/observe/pgstats.h"
+#include "bench/pg/sqltext.h"
 #include "tests/pgresult.h"
 
 static void load(const char *fixture, int version_num, uint64_t taken_ns, struct pgstats_io *s)

@@ -24,7 +24,8 @@
 
 #include <libpq-fe.h>
 
-#include "bench/record.h"
+#include "bench/record/record.h"
+#include "bench/cli/redact.h"
 #include "io/rng.h"
 
 #define STAMP_TIME ((time_t)1704164645)      /* 2024-01-02T03:04:05Z */
@@ -491,13 +492,13 @@ static void test_redact_dsn(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(dsns) / sizeof(dsns[0]); i++) {
-		assert_int_equal(record_redact_dsn(dsns[i].in, out, sizeof(out)), 0);
+		assert_int_equal(redact_dsn(dsns[i].in, out, sizeof(out)), 0);
 		if (strcmp(out, dsns[i].out))
-			fail_msg("record_redact_dsn(\"%s\") = \"%s\", wanted \"%s\"", dsns[i].in, out, dsns[i].out);
+			fail_msg("redact_dsn(\"%s\") = \"%s\", wanted \"%s\"", dsns[i].in, out, dsns[i].out);
 	}
-	assert_int_equal(record_redact_dsn("host=h", out, 5), -ENOSPC);
+	assert_int_equal(redact_dsn("host=h", out, 5), -ENOSPC);
 	assert_string_equal(out, "host");
-	assert_int_equal(record_redact_dsn("host=h", out, 0), -ENOSPC);
+	assert_int_equal(redact_dsn("host=h", out, 0), -ENOSPC);
 }
 
 /* Every option the linked libpq shows as "*" (a secret) is redacted, in
@@ -515,10 +516,10 @@ static void test_redact_libpq_secrets(void **state)
 			continue;
 		n++;
 		snprintf(in, sizeof(in), "host=h %s=leak1 port=1", o->keyword);
-		assert_int_equal(record_redact_dsn(in, out, sizeof(out)), 0);
+		assert_int_equal(redact_dsn(in, out, sizeof(out)), 0);
 		assert_string_equal(out, "host=h port=1");
 		snprintf(in, sizeof(in), "postgresql://h/db?%s=leak2", o->keyword);
-		assert_int_equal(record_redact_dsn(in, out, sizeof(out)), 0);
+		assert_int_equal(redact_dsn(in, out, sizeof(out)), 0);
 		assert_string_equal(out, "postgresql://h/db");
 	}
 	PQconninfoFree(opts);
@@ -579,7 +580,7 @@ static void test_redact_keeps_what_libpq_reads(void **state)
 			continue;
 		}
 		parsed++;
-		assert_int_equal(record_redact_dsn(in, out, sizeof(out)), 0);
+		assert_int_equal(redact_dsn(in, out, sizeof(out)), 0);
 		b = PQconninfoParse(out, &msg);
 		if (!b)
 			fail_msg("\"%s\" redacted to \"%s\", which libpq refuses: %s", in, out, msg);
@@ -620,7 +621,7 @@ static const struct case_ args[] = {
 	{ "/srv/password/pg", "/srv/password/pg" },
 	{ "--datadir=/srv/password=old/pg", "--datadir=/srv/password=old/pg" },
 	{ "--out=results/password-test", "--out=results/password-test" },
-	/* connection strings: through record_redact_dsn() */
+	/* connection strings: through redact_dsn() */
 	{ "host=db password=hunter2 user=u", "host=db user=u" },
 	{ "--dsn=host=db sslpassword='x y' user=u", "--dsn=host=db user=u" },
 	{ "--dsn=dbname=password", "--dsn=dbname=password" },
@@ -642,11 +643,11 @@ static void test_redact_arg(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
-		char *out = record_redact_arg(args[i].in);
+		char *out = redact_arg(args[i].in);
 
 		assert_non_null(out);
 		if (strcmp(out, args[i].out))
-			fail_msg("record_redact_arg(\"%s\") = \"%s\", wanted \"%s\"", args[i].in, out, args[i].out);
+			fail_msg("redact_arg(\"%s\") = \"%s\", wanted \"%s\"", args[i].in, out, args[i].out);
 		free(out);
 	}
 }
@@ -655,25 +656,25 @@ static void test_redact_argv_and_cmdline(void **state)
 {
 	char *argv[] = { "eicbench", "sweep", "--dsn", "host=h password=x", "--restart-cmd",
 			 "env PGPASSWORD=y pg_ctl restart", "--out", "" };
-	char **r = record_redact_argv(8, argv), line[256];
+	char **r = redact_argv(8, argv), line[256];
 
 	(void)state;
 	assert_non_null(r);
 	assert_string_equal(r[3], "host=h");
 	assert_string_equal(r[5], "env PGPASSWORD=*** pg_ctl restart");
 	assert_null(r[8]);
-	record_redact_argv_free(r);
-	record_redact_argv_free(NULL);
-	r = record_redact_argv(0, argv);
+	redact_argv_free(r);
+	redact_argv_free(NULL);
+	r = redact_argv(0, argv);
 	assert_non_null(r);
 	assert_null(r[0]);
-	record_redact_argv_free(r);
-	assert_int_equal(record_redact_cmdline(8, argv, line, sizeof(line)), 0);
+	redact_argv_free(r);
+	assert_int_equal(redact_cmdline(8, argv, line, sizeof(line)), 0);
 	assert_string_equal(line, "eicbench sweep --dsn host=h --restart-cmd 'env PGPASSWORD=*** pg_ctl restart' --out ''");
 	argv[1] = "it's";
-	assert_int_equal(record_redact_cmdline(2, argv, line, sizeof(line)), 0);
+	assert_int_equal(redact_cmdline(2, argv, line, sizeof(line)), 0);
 	assert_string_equal(line, "eicbench 'it'\\''s'");
-	assert_int_equal(record_redact_cmdline(8, argv, line, 12), -ENOSPC);
+	assert_int_equal(redact_cmdline(8, argv, line, 12), -ENOSPC);
 	assert_string_equal(line, "eicbench 'i");
 }
 
@@ -707,14 +708,14 @@ static void test_no_record_cmd(void **state)
 	char **v;
 
 	(void)state;
-	assert_int_equal(record_redact_cmdline(7, with, line, sizeof(line)), 0);
+	assert_int_equal(redact_cmdline(7, with, line, sizeof(line)), 0);
 	assert_null(strstr(line, "systemctl"));
 	assert_non_null(strstr(line, "--restart-cmd '(not recorded: --no-record-cmd)' --no-record-cmd"));
-	v = record_redact_argv(4, eq);
+	v = redact_argv(4, eq);
 	assert_non_null(v);
 	assert_string_equal(v[2], "--restart-cmd=(not recorded: --no-record-cmd)");
-	record_redact_argv_free(v);
-	assert_int_equal(record_redact_cmdline(4, without, line, sizeof(line)), 0);
+	redact_argv_free(v);
+	assert_int_equal(redact_cmdline(4, without, line, sizeof(line)), 0);
 	assert_non_null(strstr(line, "'ssh db restart'"));
 }
 
@@ -724,14 +725,14 @@ static void test_redact_message(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++) {
-		assert_int_equal(record_redact_message(messages[i].msg, messages[i].dsn, out, sizeof(out)), 0);
+		assert_int_equal(redact_message(messages[i].msg, messages[i].dsn, out, sizeof(out)), 0);
 		if (strcmp(out, messages[i].out))
-			fail_msg("record_redact_message(\"%s\", \"%s\") = \"%s\", wanted \"%s\"", messages[i].msg,
+			fail_msg("redact_message(\"%s\", \"%s\") = \"%s\", wanted \"%s\"", messages[i].msg,
 				 messages[i].dsn ? messages[i].dsn : "(null)", out, messages[i].out);
 	}
-	assert_int_equal(record_redact_message("password=x y", NULL, out, 10), -ENOSPC);
+	assert_int_equal(redact_message("password=x y", NULL, out, 10), -ENOSPC);
 	assert_string_equal(out, "password=");
-	assert_int_equal(record_redact_message("x", NULL, out, 0), -ENOSPC);
+	assert_int_equal(redact_message("x", NULL, out, 0), -ENOSPC);
 }
 
 /* libpq's own messages for connection strings it cannot parse echo the
@@ -755,7 +756,7 @@ static void test_redact_libpq_messages(void **state)
 
 		assert_int_not_equal(PQstatus(c), CONNECTION_OK);
 		leaked += strstr(PQerrorMessage(c), "hunter22") || strstr(PQerrorMessage(c), "hunt%zzer22");
-		assert_int_equal(record_redact_message(PQerrorMessage(c), bad[i], out, sizeof(out)), 0);
+		assert_int_equal(redact_message(PQerrorMessage(c), bad[i], out, sizeof(out)), 0);
 		if (strstr(out, "hunt"))
 			fail_msg("libpq said \"%s\", redacted to \"%s\"", PQerrorMessage(c), out);
 		PQfinish(c);

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/query.h"
-#include "bench/relblocks.h"
+#include "bench/dataset/query.h"
+#include "bench/observe/relblocks.h"
 
 struct accepted {
 	const char *text, *relation;

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench/report.h"
-#include "bench/semantics.h"
+#include "bench/report/report.h"
+#include "bench/record/semantics.h"
 
 #define FIXTURES "tests/fixtures/sweep/"
 

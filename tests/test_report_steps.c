@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/report_steps.h"
-#include "bench/sqltext.h"
-#include "bench/workload.h"
-#include "bench/workload_tpcb.h"
+#include "bench/report/report_steps.h"
+#include "bench/pg/sqltext.h"
+#include "bench/record/figures.h"
+#include "bench/workloads/workloads.h"
+#include "bench/workloads/workload_tpcb.h"
 
 #define F "tests/fixtures/confsweep"
 
@@ -137,7 +138,8 @@ static void the_workload_table(void **state)
 		assert_non_null((*w)->plan_json);
 		assert_non_null((*w)->resume);
 		assert_non_null((*w)->figures[0].path);
-		for (const struct workload_figure *f = (*w)->figures; f->path; f++)
+		assert_ptr_equal(record_figures((*w)->name, NULL), (*w)->figures);
+		for (const struct record_figure *f = (*w)->figures; f->path; f++)
 			assert_true(f->label && *f->label && f->unit && *f->unit);
 		assert_non_null(sql_text((*w)->relations_sql));
 	}
@@ -153,12 +155,12 @@ static void the_workload_table(void **state)
 static void log_lines_that_count(void **state)
 {
 	(void)state;
-	assert_true(workload_tpcb_is_warning("2026-12-01 UTC [1] WARNING:  there is no transaction in progress"));
-	assert_true(workload_tpcb_is_warning("... [1] LOG:  checkpoints are occurring too frequently (2 seconds apart)"));
-	assert_true(workload_tpcb_is_warning("... [1] ERROR:  could not serialize access"));
-	assert_true(workload_tpcb_is_warning("... [1] FATAL:  terminating connection"));
-	assert_false(workload_tpcb_is_warning("... [1] LOG:  checkpoint starting: wal"));
-	assert_false(workload_tpcb_is_warning("... [1] HINT:  Consider increasing max_wal_size"));
+	assert_true(record_log_is_warning("2026-12-01 UTC [1] WARNING:  there is no transaction in progress"));
+	assert_true(record_log_is_warning("... [1] LOG:  checkpoints are occurring too frequently (2 seconds apart)"));
+	assert_true(record_log_is_warning("... [1] ERROR:  could not serialize access"));
+	assert_true(record_log_is_warning("... [1] FATAL:  terminating connection"));
+	assert_false(record_log_is_warning("... [1] LOG:  checkpoint starting: wal"));
+	assert_false(record_log_is_warning("... [1] HINT:  Consider increasing max_wal_size"));
 }
 
 int main(void)

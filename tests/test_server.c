@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/server.h"
+#include "bench/pg/server.h"
 
 static const struct split_case {
 	const char *in;

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "bench/serverinfo.h"
+#include "bench/pg/serverinfo.h"
 
 static const struct value_case {
 	const char *vartype, *unit, *shown;

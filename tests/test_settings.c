@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/settings.h"
+#include "bench/pg/settings.h"
 
 static void round_trip(void **state)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/spawn.h"
+#include "bench/cli/spawn.h"
 
 /* Run the shell script SCRIPT with its output in OUT (LEN bytes). */
 static int sh(const char *script, char *out, size_t len, bool c_locale, bool pgroup)

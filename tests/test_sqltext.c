@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "bench/sqltext.h"
+#include "bench/pg/sqltext.h"
 
 static void lookup(void **state)
 {

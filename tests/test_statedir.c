@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/statedir.h"
+#include "bench/pg/statedir.h"
 #include "tests/fixture.h"
 
 #define NOBODY 65534

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/stepfile.h"
+#include "bench/sweep/stepfile.h"
 
 static const char cumulative[] =
 	"; the steps of a tuning post\n"

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench/sweep.h"
+#include "bench/sweep/sweep.h"
 
 static const struct grid_case {
 	const char *spec, *msg;   /* msg NULL: accepted */

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench/tpcb.h"
+#include "bench/tpcb/tpcb.h"
 
 static struct tpcb_config good(void)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/tpcb_report.h"
+#include "bench/tpcb/tpcb_report.h"
 
 /* Monotonic 5 s is Unix time 1700000000.250000 with this offset. */
 #define OFFSET_NS (1700000000250000000LL - 5000000000LL)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/tpcb_script.h"
+#include "bench/tpcb/tpcb_script.h"
 
 static void load(enum tpcb_builtin b, struct tpcb_script *s)
 {

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/tpcb_stats.h"
+#include "bench/tpcb/tpcb_stats.h"
 
 static struct tpcb_done done(enum tpcb_outcome o, uint64_t sched_us, uint64_t start_us,
 			     uint64_t end_us, int tries)

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/verdict.h"
-#include "bench/verdict_doc.h"
+#include "bench/report/verdict.h"
+#include "bench/report/verdict_doc.h"
 
 #define F "tests/fixtures/run/"
 
