@@ -1,20 +1,38 @@
-# eicbench: build, test, benchmark and run targets.
-# Plain GNU make; every library through pkg-config.
+# eicbench: build, test, install, benchmark and run targets.
+# Plain GNU make; every library through pkg-config. CFLAGS, CPPFLAGS and
+# LDFLAGS are the builder's and reach every compile and link (a
+# distribution's hardening flags included); the project's own flags sit
+# beside them in EB_*. -Werror is on (WERROR=1: make, make check, CI) unless
+# a distribution build asks for it off with WERROR=0.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-# Option tables list their fields in order and leave trailing ones out (zero),
-# so -Wextra's missing-field-initializers warning is off.
-override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers \
-	-Werror -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -MMD -MP
+WERROR  ?= 1
+# Where make install puts things (DESTDIR is prepended to each).
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+SHAREDIR ?= $(PREFIX)/share/eicbench
+DOCDIR  ?= $(PREFIX)/share/doc/eicbench
+
 PKGS     = libpq liburing jansson inih
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
-override CFLAGS += $(PKG_CFLAGS)
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 LDLIBS  += $(PKG_LIBS) -lpthread -lm
+
+# Option tables list their fields in order and leave trailing ones out (zero),
+# so -Wextra's missing-field-initializers warning is off.
+EB_CFLAGS   := -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers
+ifneq ($(WERROR),0)
+EB_CFLAGS   += -Werror
+endif
+EB_CPPFLAGS := -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. $(PKG_CFLAGS)
+# EB_DEFS: per-object defines (the revision, the installed data folder)
+COMPILE = $(CC) $(EB_CPPFLAGS) $(EB_DEFS) $(CPPFLAGS) $(EB_CFLAGS) $(CFLAGS) -MMD -MP
+LINK    = $(CC) $(EB_CFLAGS) $(CFLAGS) $(LDFLAGS)
 
 ifeq ($(V),1)
 Q =
@@ -39,11 +57,11 @@ LIB_OBJS   := $(filter-out bench/main.o bench/cmd/%.o,$(BENCH_OBJS))
 UNIT_SRCS  := $(sort $(wildcard tests/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:.c=)
 
-all: eicbench
+all: eicbench man
 
 eicbench: $(BENCH_OBJS) $(LIBIO)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(LIBIO) $(LDLIBS)
+	$(Q)$(LINK) -o $@ $(BENCH_OBJS) $(LIBIO) $(LDLIBS)
 
 $(SQL_EMBED): $(SQL_FILES) scripts/embed-sql.sh
 	@echo "  GEN     $@"
@@ -59,17 +77,23 @@ $(LIBIO): $(IO_OBJS)
 
 # Records carry the revision the program was built from: main.o and
 # record_host.o are rebuilt whenever it changes (the stamp file is rewritten
-# only then).
+# only then). The program looks for its data files (the gnuplot scripts,
+# the sweep files) in SHAREDIR when installed and names DOCDIR in its man
+# pages; datadir.o is rebuilt when either changes.
 .git-rev: FORCE
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
+.sharedir: FORCE
+	@echo '$(SHAREDIR) $(DOCDIR)' | cmp -s - $@ || echo '$(SHAREDIR) $(DOCDIR)' >$@
 bench/main.o bench/record/record_host.o: .git-rev
-bench/main.o: override CFLAGS += -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
-bench/record/record_host.o: override CFLAGS += -DEICBENCH_GIT_REV='"$(GIT_REV)"'
+bench/main.o: EB_DEFS = -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
+bench/record/record_host.o: EB_DEFS = -DEICBENCH_GIT_REV='"$(GIT_REV)"'
+bench/cli/datadir.o: .sharedir
+bench/cli/datadir.o: EB_DEFS = -DEICBENCH_SHAREDIR='"$(SHAREDIR)"' -DEICBENCH_DOCDIR='"$(DOCDIR)"'
 FORCE:
 
 %.o: %.c
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(COMPILE) -c -o $@ $<
 
 # A unit test links with its own module: tests/test_NAME.c with the
 # NAME.o of whichever folder of bench/ holds NAME.c (the commands are not
@@ -79,13 +103,13 @@ FORCE:
 -include tests/deps.mk
 tests/test_%.o: tests/test_%.c
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -c -o $@ $<
+	$(Q)$(COMPILE) $(CMOCKA_CFLAGS) -c -o $@ $<
 
 .SECONDARY:
 .SECONDEXPANSION:
 tests/test_%: tests/test_%.o $$(patsubst %.c,%.o,$$(filter-out bench/cmd/%,$$(wildcard bench/$$*.c bench/*/$$*.c))) $$(test_$$*_DEPS) $(LIBBENCH) $(LIBIO)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBBENCH) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
+	$(Q)$(LINK) -o $@ $(filter %.o,$^) $(LIBBENCH) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -95,6 +119,40 @@ unit: $(UNIT_BINS)
 check: deps
 	$(Q)$(MAKE) --no-print-directory all unit
 	$(Q)scripts/run-tests.sh $(UNIT_BINS)
+
+# The man pages, generated from the option tables by the program itself
+# (eicbench manual): eicbench.1 and one page per command.
+MAN_OUT  := man
+MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null || date -u +%Y-%m-%d)
+man: $(MAN_OUT)/.stamp
+$(MAN_OUT)/.stamp: eicbench
+	@echo "  MAN     $(MAN_OUT)/"
+	$(Q)rm -rf $(MAN_OUT) && ./eicbench manual --out $(MAN_OUT) --date '$(MAN_DATE)' && touch $@
+
+# make install: the program, its man pages, its data files (found there by
+# the installed program) and the documents. DESTDIR stages the tree.
+DATA_SCRIPTS := scripts/plot-sweep.gp scripts/plot-device.gp
+DATA_SWEEPS  := $(sort $(wildcard sweeps/*.ini))
+DOCS         := $(sort $(wildcard docs/*.md))
+install: all
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(SHAREDIR)/scripts' \
+		'$(DESTDIR)$(SHAREDIR)/sweeps' '$(DESTDIR)$(DOCDIR)/docs' '$(DESTDIR)$(DOCDIR)/results'
+	install -m 755 eicbench '$(DESTDIR)$(BINDIR)/eicbench'
+	install -m 644 $(MAN_OUT)/*.1 '$(DESTDIR)$(MANDIR)/man1/'
+	install -m 644 $(DATA_SCRIPTS) '$(DESTDIR)$(SHAREDIR)/scripts/'
+	install -m 644 $(DATA_SWEEPS) '$(DESTDIR)$(SHAREDIR)/sweeps/'
+	install -m 644 README.md '$(DESTDIR)$(DOCDIR)/'
+	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/docs/'
+	install -m 644 results/README.md '$(DESTDIR)$(DOCDIR)/results/'
+
+# Only what install put there: the files by name, then the folders if empty.
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/eicbench' '$(DESTDIR)$(MANDIR)/man1/eicbench.1' '$(DESTDIR)$(MANDIR)/man1/'eicbench-*.1
+	rm -f $(addprefix '$(DESTDIR)$(SHAREDIR)/,$(addsuffix ',$(DATA_SCRIPTS) $(DATA_SWEEPS)))
+	rm -f '$(DESTDIR)$(DOCDIR)/README.md' '$(DESTDIR)$(DOCDIR)/results/README.md' \
+		$(addprefix '$(DESTDIR)$(DOCDIR)/,$(addsuffix ',$(DOCS)))
+	-rmdir '$(DESTDIR)$(SHAREDIR)/scripts' '$(DESTDIR)$(SHAREDIR)/sweeps' '$(DESTDIR)$(SHAREDIR)' \
+		'$(DESTDIR)$(DOCDIR)/docs' '$(DESTDIR)$(DOCDIR)/results' '$(DESTDIR)$(DOCDIR)' 2>/dev/null
 
 # Every sanitizer report goes to a file in SAN_LOGS as well as failing its
 # process, so that one from a command whose exit status a test does not
@@ -125,9 +183,10 @@ bench-tpcb: deps all
 	$(Q)scripts/bench-tpcb.sh
 
 clean:
-	rm -f eicbench .git-rev $(SQL_EMBED) $(LIBIO) $(LIBBENCH) $(UNIT_BINS) tests/pgstats-watch
+	rm -f eicbench .git-rev .sharedir $(SQL_EMBED) $(LIBIO) $(LIBBENCH) $(UNIT_BINS) tests/pgstats-watch
+	rm -rf $(MAN_OUT)
 	find bench io tests -name '*.[od]' -delete
 
-.PHONY: all deps unit check asan run bench-load bench-probe bench-tpcb clean FORCE
+.PHONY: all deps unit check man install uninstall asan run bench-load bench-probe bench-tpcb clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

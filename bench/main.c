@@ -1,7 +1,8 @@
 /*
- * main: the eicbench program. One explicit, alphabetical command table;
- * global options (--help, --version); exit codes 0 success, 1 a run failed,
- * 2 bad usage or bad input.
+ * main: the eicbench program. One explicit, alphabetical command table, each
+ * command with its man page; global options (--help, --version); the hidden
+ * command manual, which writes the man pages; exit codes 0 success, 1 a run
+ * failed, 2 bad usage or bad input.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/datadir.h"
+#include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
 
 #ifndef EICBENCH_VERSION
@@ -17,30 +20,53 @@
 
 struct command {
 	const char *name;
-	const char *summary;
 	int (*run)(int argc, char **argv);
+	const struct man_page *page;	/* its summary, its man page */
 };
 
 static const struct command commands[] = {
-	{ "compare", "result folders side by side: devices, versions, settings", cmd_compare },
-	{ "confsweep", "whole-configuration sweeps (TPC-B or the cold query), the seed posts' table", cmd_confsweep },
-	{ "export",  "result folders into tables of a results database (--dsn)", cmd_export },
-	{ "load",   "build the test table (100M rows by default) on the cluster", cmd_load },
-	{ "probe",  "raw disk probes: psync, fadvise window, io_uring at depths", cmd_probe },
-	{ "report", "tables, a recommendation and plots from a result folder", cmd_report },
-	{ "run",     "the whole suite: data set, cold sweeps, replays, device curve, verdict", cmd_run },
-	{ "server", "the managed cluster: init, start, stop, restart, status, cold", cmd_server },
-	{ "sweep",  "the cold experiment: EXPLAIN ANALYZE per setting, device watched", cmd_sweep },
-	{ "tpcb",   "pgbench's TPC-B workloads: init the tables, run a load, percentiles", cmd_tpcb },
+	{ "compare",   cmd_compare,   &cmd_compare_page },
+	{ "confsweep", cmd_confsweep, &cmd_confsweep_page },
+	{ "export",    cmd_export,    &cmd_export_page },
+	{ "load",      cmd_load,      &cmd_load_page },
+	{ "probe",     cmd_probe,     &cmd_probe_page },
+	{ "report",    cmd_report,    &cmd_report_page },
+	{ "run",       cmd_run,       &cmd_run_page },
+	{ "server",    cmd_server,    &cmd_server_page },
+	{ "sweep",     cmd_sweep,     &cmd_sweep_page },
+	{ "tpcb",      cmd_tpcb,      &cmd_tpcb_page },
 };
+#define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: eicbench COMMAND [options]   (eicbench COMMAND --help for its options)\n\n"
 		     "How much does this storage gain from I/O concurrency, why, and which\n"
 		     "effective_io_concurrency should it get?\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	for (int i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].page->summary);
+	fprintf(out, "\nman eicbench-COMMAND for the whole page of each.\n");
+}
+
+/* The hidden command: the man pages, from the table above. */
+static int manual(int argc, char **argv)
+{
+	const struct man_page *pages[NCOMMANDS];
+
+	for (int i = 0; i < NCOMMANDS; i++)
+		pages[i] = commands[i].page;
+	return cmd_manual(argc, argv, EICBENCH_VERSION, pages, NCOMMANDS);
+}
+
+static void version(void)
+{
+	char dir[4096];
+
+	printf("eicbench %s\n", EICBENCH_VERSION);
+	if (datadir_find(dir, sizeof(dir)) == 0)
+		printf("data files: %s\n", dir);
+	else
+		printf("data files: not found (looked beside the program and in %s)\n", datadir_installed());
 }
 
 int main(int argc, char **argv)
@@ -56,11 +82,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("eicbench %s\n", EICBENCH_VERSION);
+		version();
 		return 0;
 	}
+	if (!strcmp(argv[1], "manual"))
+		return manual(argc - 2, argv + 2);
 	lock_set_holder(argc, argv);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	datadir_export_scripts();
+	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);
 	opts_escape(argv[1], shown, sizeof(shown));

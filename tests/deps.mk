@@ -6,6 +6,7 @@ test_lock_DEPS = tests/fixture.o
 test_statedir_DEPS = tests/fixture.o
 test_combine_DEPS = tests/fixture.o
 test_cachecheck_DEPS = tests/fixture.o
+test_datadir_DEPS = tests/fixture.o
 test_pgstats_DEPS = tests/pgresult.o
 test_pgaios_DEPS = tests/pgresult.o
 test_pgprocs_DEPS = tests/pgresult.o
@@ -14,6 +15,6 @@ test_pgprocs_DEPS = tests/pgresult.o
 # real server through this small program, built with the unit tests.
 tests/pgstats-watch: tests/pgstats_watch.o $(LIBBENCH) $(LIBIO)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/pgstats_watch.o $(LIBBENCH) $(LIBIO) $(LDLIBS)
+	$(Q)$(LINK) -o $@ tests/pgstats_watch.o $(LIBBENCH) $(LIBIO) $(LDLIBS)
 unit: tests/pgstats-watch
 -include tests/pgstats_watch.d

@@ -22,6 +22,19 @@ int cmd_server(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_tpcb(int argc, char **argv);
 
+/* Each command's man page (bench/cli/manpage.h): its summary, its forms with
+ * the option tables it parses with, its prose. eicbench(1)'s own is
+ * cmd_main_page. */
+struct man_page;
+extern const struct man_page cmd_compare_page, cmd_confsweep_page, cmd_export_page,
+	cmd_load_page, cmd_probe_page, cmd_report_page, cmd_run_page, cmd_server_page,
+	cmd_sweep_page, cmd_tpcb_page, cmd_main_page;
+
+/* The hidden command that writes the man pages (make does, at build time):
+ * eicbench.1 with PAGES' summaries, and one page per command. */
+int cmd_manual(int argc, char **argv, const char *version,
+	       const struct man_page *const *pages, int npages);
+
 /* Map a module's return code to an exit status (-EINVAL is bad input). */
 int cmd_exit_code(int ret);
 

@@ -13,6 +13,7 @@
 
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/report/compare.h"
 #include "bench/cli/opts.h"
 #include "bench/record/record.h"
@@ -115,3 +116,25 @@ int cmd_compare(int argc, char **argv)
 	compare_free(&c);
 	return ret < 0 ? fail(ret, err) : 0;
 }
+
+static const struct man_form compare_forms[] = { { NULL, USAGE, compare_table }, { 0 } };
+
+static const struct man_example compare_examples[] = {
+	{ "eicbench compare results/old-disk-run results/new-disk-run",
+	  "Old disk against new disk: per query, each value's median on both with the ratio and its interval." },
+	{ "eicbench compare results/pg15-sweep results/pg18-sweep --format md",
+	  "PostgreSQL 15 against 18 on the same data set, as Markdown." },
+	{ 0 }
+};
+
+const struct man_page cmd_compare_page = {
+	.name = "compare",
+	.summary = "result folders side by side: devices, versions, settings",
+	.forms = compare_forms,
+	.description =
+	"Puts two to eight result folders side by side (sweeps, or runs holding one sweep per query) to answer \"old disk or new disk\", \"15 or 18\", \"this setting or that\". Per query, one line per folder (or per series of it, when it swept another setting too): the median of each value with its interval, each line's own recommendation, and for every line after the first its median over the first line's at each value with a 95% bootstrap interval: faster, slower, or same when the interval holds 1.\n\n"
+	"Folders of different data sets (rows, seed, recipe, or the query's text) are refused, naming what differs, unless --force. It writes compare.md, compare.json and a plot per query into the output folder.",
+	.examples = compare_examples,
+	.see_also = "report sweep run",
+	.guide = "eicbench compare",
+};

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/cli/datadir.h"
 #include "bench/cli/stop.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
 #include "bench/record/record.h"
 #include "bench/report/report_steps.h"
@@ -70,6 +72,7 @@ static const struct opt_desc confsweep_table[] = {
 struct confsweep {
 	struct confsweep_opts o;
 	const char *file;
+	char file_path[4096];       /* FILE as given, or found in the data folder */
 	struct stepfile *sf;
 	struct runner r;
 	struct tpcb_wcfg tpcb;
@@ -293,7 +296,11 @@ static int configure(struct confsweep *cs, int argc, char **argv)
 
 	server_cfg_defaults(&cs->o.srv);
 	cs->o.order_seed = -1;
-	cs->file = n ? argv[0] : NULL;
+	cs->file = NULL;
+	if (n) {	/* "seed-2013.ini" or "sweeps/seed-2013.ini" from anywhere */
+		datadir_sweep_file(argv[0], cs->file_path, sizeof(cs->file_path));
+		cs->file = cs->file_path;
+	}
 	ret = opts_parse(confsweep_table, &cs->o, argc - n, argv + n, cs->err, sizeof(cs->err));
 	if (ret != 0)
 		return ret;
@@ -350,3 +357,30 @@ int cmd_confsweep(int argc, char **argv)
 	free(cs);
 	return ret;
 }
+
+static const struct man_form confsweep_forms[] = { { NULL, USAGE, confsweep_table }, { 0 } };
+
+static const struct man_example confsweep_examples[] = {
+	{ "eicbench confsweep sweeps/seed-2013.ini --datadir data/pg -T 20s --warmup 5s",
+	  "The 2013 post's tuning steps one after another, TPC-B at scale 20, a table of tps per step. A sweep file named without its folder (seed-2013.ini) is looked up in the installed sweeps/ too." },
+	{ "eicbench confsweep --datadir data/pg --set shared_buffers=128MB,1GB --set max_wal_size=1GB,4GB",
+	  "Every combination of two settings, one step each." },
+	{ "eicbench confsweep --resume results/20261201T120000Z-confsweep",
+	  "Finish an interrupted confsweep." },
+	{ 0 }
+};
+
+const struct man_page cmd_confsweep_page = {
+	.name = "confsweep",
+	.summary = "whole-configuration sweeps (TPC-B or the cold query), the seed posts' table",
+	.forms = confsweep_forms,
+	.description =
+	"Whole-configuration sweeps, as the tuning posts made them by hand: one setting after another (cumulative) or each on its own (independent), a table of tps (or of the cold query's time) per step, and the server left as it was at the end. A sweep file is INI: [sweep] holds the sweep's own options, every other section is a step whose keys are the settings it sets; --set instead of a file makes a grid.\n\n"
+	"Before the first step every value of every setting is tried on the server, so an unknown setting or a rejected value stops the sweep before anything changes, naming the file, the line and the step. Each run of the TPC-B workloads cleans up as pgbench does, runs a warm-up, takes a CHECKPOINT, then measures while CPU and the device are sampled; the record keeps the driver's figures, the settings as the run's session saw them, the checkpointer, bgwriter and WAL statistics and the server log lines written during the run.\n\n"
+	"The server's own settings are journaled before the first change and put back at the end, also after an error or Ctrl-C.",
+	.examples = confsweep_examples,
+	.files = "sweeps/seed-2013.ini, sweeps/seed-2010.ini, sweeps/eic-cold.ini\tthe shipped sweep files, in the data folder's sweeps/\n"
+		 "results/<UTC>-confsweep/\tmeta.json, trials.jsonl, report.md, report.html, steps.svg and steps.png",
+	.see_also = "tpcb sweep report",
+	.guide = "eicbench confsweep",
+};

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/cli/redact.h"
 #include "bench/export/export.h"
 #include "bench/cli/opts.h"
@@ -116,3 +117,24 @@ int cmd_export(int argc, char **argv)
 	fprintf(stderr, "eicbench export: %d folder(s) loaded, %d skipped\n", loaded, skipped);
 	return loaded ? 0 : EXIT_BAD_INPUT;
 }
+
+static const struct man_form export_forms[] = { { NULL, USAGE, export_table }, { 0 } };
+
+static const struct man_example export_examples[] = {
+	{ "eicbench export results/* --dsn \"host=db user=me dbname=results\"",
+	  "Every result folder into the results database on host db." },
+	{ 0 }
+};
+
+const struct man_page cmd_export_page = {
+	.name = "export",
+	.summary = "result folders into tables of a results database (--dsn)",
+	.forms = export_forms,
+	.description =
+	"Loads result folders into tables of a results database, so that runs over months and devices can be queried with SQL. It creates the schema eicbench when missing, with the tables folders (one row per folder, with its whole meta.json), trials (one per sweep trial), probe_points (one per probe point) and runs (one per run folder; a run's subfolders go with it).\n\n"
+	"Rows are keyed by folder and trial key (or point number): loading a folder again replaces its rows, never adds to them; each folder loads in one transaction. A torn last record is left out and said; a folder that is not a result folder is said and skipped. The connection string's password is never printed.",
+	.examples = export_examples,
+	.exit_status = "export exits 0 when something was loaded and 2 when nothing could be.",
+	.see_also = "report run",
+	.guide = "eicbench export",
+};

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
 #include "io/curve.h"
 
@@ -314,3 +315,29 @@ int cmd_probe(int argc, char **argv)
 	free(all);
 	return rc;
 }
+
+static const struct man_form probe_forms[] = { { NULL, USAGE, probe_table }, { 0 } };
+
+static const struct man_example probe_examples[] = {
+	{ "eicbench probe --datadir data/pg --relation test --query sparse --depth 1,16",
+	  "Replay the heap blocks the sparse query reads, with psync, fadvise and io_uring at depths 1 and 16, cold before each point." },
+	{ "eicbench probe --file data/probe-file --engine io_uring --direct --steady",
+	  "The device's own curve: O_DIRECT random reads at depths 1 to 256, each point until its IOPS is steady, with its knee." },
+	{ "eicbench probe --cache-check --datadir data/pg",
+	  "Is there a cache below this machine (a virtual disk's host, a controller) that cold trials cannot empty?" },
+	{ 0 }
+};
+
+const struct man_page cmd_probe_page = {
+	.name = "probe",
+	.summary = "raw disk probes: psync, fadvise window, io_uring at depths",
+	.forms = probe_forms,
+	.description =
+	"Raw disk probes: the reads a bitmap heap scan makes, issued outside the database, so that the device's own behaviour can be seen. The file form reads a file or block device (random, sequential, or a list of block numbers). The relation form asks the database which heap blocks the query's rows live on, finds the relation's segment files and replays exactly that sequence; with --pattern it reads the relation's own blocks instead.\n\n"
+	"The engines: psync (pread one block at a time, as PostgreSQL at effective_io_concurrency 0), fadvise (PostgreSQL's prefetch up to 17: posix_fadvise WILLNEED for the blocks ahead, the distance ramping up to the depth), io_uring (up to depth reads in flight) and readstream (PostgreSQL 18's read stream: adjacent blocks combined into one read). Each point prints IOPS, MiB/s, latency percentiles, CPU per read, reads in flight, and the device's requests from /proc/diskstats; each engine run at two depths or more gets its peak and its knee.\n\n"
+	"--cache-check reads a random sample of blocks with O_DIRECT, then the same blocks again interleaved with a fresh sample, and says whether re-reads are faster than fresh reads by more than 1.5x (95% bootstrap interval): a cache below this machine that a cold cycle cannot empty.",
+	.examples = probe_examples,
+	.files = "results/<UTC>-probe/\tmeta.json, points.jsonl (one JSON object per point), curve.json, or cachecheck.json for --cache-check",
+	.see_also = "run sweep",
+	.guide = "eicbench probe",
+};

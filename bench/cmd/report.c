@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
 #include "bench/record/record.h"
 #include "bench/report/report.h"
@@ -117,3 +118,28 @@ int cmd_report(int argc, char **argv)
 		record_folder_is(argv[0], "run") ? VERDICT_MD ", " VERDICT_HTML : REPORT_SUMMARY_CSV ", " REPORT_MD ", " REPORT_HTML_FILE, note);
 	return 0;
 }
+
+static const struct man_form report_forms[] = { { NULL, USAGE, report_table }, { 0 } };
+
+static const struct man_example report_examples[] = {
+	{ "eicbench report results/20261201T195735Z-run",
+	  "The verdict of a run again: report.md, report.html and the plots, from its records alone." },
+	{ "eicbench report results/20261201T101500Z-sweep --format csv --no-plot",
+	  "A sweep's table as CSV on stdout, without running gnuplot." },
+	{ 0 }
+};
+
+const struct man_page cmd_report_page = {
+	.name = "report",
+	.summary = "tables, a recommendation and plots from a result folder",
+	.forms = report_forms,
+	.description =
+	"Renders a result folder (a sweep's, a run's or a confsweep's) again from its records alone: the table, summary.csv, report.md, a self-contained report.html (styles and plots inline, so it opens from a mail attachment), the plots, and the explanation. A run's folder gives the verdict: one value for the storage, each query's observed speedup beside the one the replay predicts, the device's curve and the check for caches below the machine.\n\n"
+	"A value's interval is the distribution-free interval of its median; a speedup is a ratio of medians with a bootstrap interval; the recommendation is the smallest value indistinguishable from the fastest (see docs/judging.md). What could not be read (an interrupted run, a torn last record) is named and the rest is reported.",
+	.examples = report_examples,
+	.exit_status = "report exits 0 when something was rendered and 2 when nothing could be (no sweep with a finished trial).",
+	.files = "DIR/report.md, DIR/report.html\tthe report, written again\n"
+		 "DIR/*.svg, DIR/*.png\tthe plots (gnuplot with the scripts of the data folder)",
+	.see_also = "run sweep compare",
+	.guide = "eicbench report DIR",
+};

@@ -21,6 +21,7 @@
 #include "bench/cli/stop.h"
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/cli/redact.h"
 #include "bench/cmd/probe.h"
 #include "bench/cli/opts.h"
@@ -674,3 +675,31 @@ int cmd_run(int argc, char **argv)
 	json_decref(r.meta);
 	return ret;
 }
+
+static const struct man_form run_forms[] = { { NULL, USAGE, run_table }, { 0 } };
+
+static const struct man_example run_examples[] = {
+	{ "eicbench run --datadir /mnt/newssd/eicbench",
+	  "The whole suite on the device mounted at /mnt/newssd (what make run does with DATADIR=/mnt/newssd/eicbench)." },
+	{ "eicbench run --quick --datadir data/quick",
+	  "A first look: 10M rows, values 0,1,4,16,64, 3 runs, a short device curve." },
+	{ "eicbench run --dsn \"host=/var/run/postgresql dbname=eicbench\" --restart-cmd \"pg_ctlcluster 15 main restart\"",
+	  "On an existing server, restarted with that command for every cold trial." },
+	{ "eicbench run --resume results/20261201T195735Z-run",
+	  "Go on with an interrupted run from its first step not done." },
+	{ 0 }
+};
+
+const struct man_page cmd_run_page = {
+	.name = "run",
+	.summary = "the whole suite: data set, cold sweeps, replays, device curve, verdict",
+	.forms = run_forms,
+	.description =
+	"The whole suite in one command and one result folder, each step a command of its own writing a subfolder: the managed cluster (made when the data directory holds none, and started), or the --dsn server made cold with --restart-cmd; the data set (reused when the same rows and seed are there); the check for caches below this machine; for each query the cold sweep, then the replay of its heap blocks outside the database (plain reads, PostgreSQL's posix_fadvise window at every swept value, io_uring at the same depths); the device's own curve; and the verdict.\n\n"
+	"The verdict is one value for the data set's tablespace: the smallest value indistinguishable from the fastest in every query, else the value whose worst ratio to a query's fastest is least, with what each query pays for it; beside it the device's knee and the SQL that applies it. A query whose sweep is not separated makes the answer provisional, and the report says why.\n\n"
+	"One line per step says which step of how many, the time so far and an estimate of what is left. After Ctrl-C or a failure, --resume goes on from the first step not done.",
+	.examples = run_examples,
+	.files = "results/<UTC>-run/\tmeta.json (the steps and their state), cache-check/, sweep-QUERY/, replay-QUERY/, device/, report.md, report.html and the plots",
+	.see_also = "report sweep probe load server",
+	.guide = "eicbench run",
+};

@@ -16,6 +16,7 @@
 #include "bench/pg/settings.h"
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/pg/pgbin.h"
 #include "bench/pg/server.h"
 #include "bench/pg/serverinfo.h"
@@ -304,3 +305,30 @@ int cmd_server(int argc, char **argv)
 		return cmd_fail("server", ret, err);
 	return dispatch(argv[0], &s, &o);
 }
+
+static const struct man_form server_forms[] = { { NULL, USAGE, server_table }, { 0 } };
+
+static const struct man_example server_examples[] = {
+	{ "eicbench server init --datadir data/pg18 --pg 18",
+	  "A managed cluster of PostgreSQL 18 (from the build cache: scripts/build-pg.sh 18 makes one) in data/pg18." },
+	{ "eicbench server cold --datadir data/pg",
+	  "Stop, sync, drop the page cache, start, and print each step's time." },
+	{ "eicbench server status --datadir data/pg --json",
+	  "The version, checksums, io settings and free space, as JSON." },
+	{ 0 }
+};
+
+const struct man_page cmd_server_page = {
+	.name = "server",
+	.summary = "the managed cluster: init, start, stop, restart, status, cold",
+	.forms = server_forms,
+	.description =
+	"The managed cluster, eicbench's embedded default: made with the installed PostgreSQL binaries (or those of --pg MAJOR from the build cache, or --pgbin) in a data directory you name, on the device under test. It listens on a Unix socket inside its own data directory (mode 0700) and on no TCP address unless --listen is given. Run as root, the server runs as --user (postgres).\n\n"
+	"init makes it; start, stop and restart do what they say; status shows the version, data checksums and, on 18, how it reads (io_method, io_workers, io_combine_limit); cold stops it (fast shutdown), syncs, drops the page cache (drop_caches as root, else POSIX_FADV_DONTNEED on every file of the cluster), starts it and polls readiness every 5 ms.\n\n"
+	"An existing server is used with --dsn. eicbench never restarts a server it did not start, and never drops caches for one, unless --restart-cmd gives the command that restarts it (run as a list of words, never through a shell). One command at a time holds a cluster: a second is refused with exit status 2, naming the holder.",
+	.examples = server_examples,
+	.files = "DATADIR/eicbench.json\tthe cluster's marker: version, binaries, checksums\n"
+		 "DATADIR/eicbench.lock\tthe cluster's lock: who holds it (pid, command, since)",
+	.see_also = "load sweep run",
+	.guide = "eicbench server",
+};

@@ -11,6 +11,7 @@
 
 #include "bench/cli/stop.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
 #include "bench/report/report.h"
 #include "bench/sweep/runner.h"
@@ -56,7 +57,7 @@ static const struct opt_desc sweep_table[] = {
 	{ "no-force", OPT_FLAG, offsetof(struct sweep_opts, no_force), 0, 0, NULL, NULL,
 	  "leave the planner's scan choice alone (a plan without a bitmap scan is an error)" },
 	{ "until-separated", OPT_FLAG, offsetof(struct sweep_opts, until_separated), 0, 0, NULL, NULL,
-	  "after --runs rounds, add rounds until the recommendation is separated (see README) or --max-runs / --budget ends" },
+	  "after --runs rounds, add rounds until the recommendation is separated (docs/judging.md) or --max-runs / --budget ends" },
 	{ "max-runs", OPT_INT, offsetof(struct sweep_opts, max_runs), 1, 1000, "N", "10",
 	  "with --until-separated: rounds at most (at least --runs)" },
 	{ "budget", OPT_SECONDS, offsetof(struct sweep_opts, budget_s), 0, 7 * 86400, "TIME", "none",
@@ -176,3 +177,29 @@ int cmd_sweep(int argc, char **argv)
 	json_decref(b.cache_check);
 	return ret;
 }
+
+static const struct man_form sweep_forms[] = { { NULL, USAGE, sweep_table }, { 0 } };
+
+static const struct man_example sweep_examples[] = {
+	{ "eicbench sweep --datadir data/pg --query sparse --runs 6 --until-separated",
+	  "The sparse query at the 11 default values, 6 cold runs each, then more rounds until the result is separated (10 rounds at most)." },
+	{ "eicbench sweep --datadir data/pg18 --eic 0,16,64 --set io_method=sync,worker,io_uring --runs 6",
+	  "On PostgreSQL 18, three values under each io_method (a restart setting, written with ALTER SYSTEM and put back at the end)." },
+	{ "eicbench sweep --resume results/20261201T101500Z-sweep",
+	  "Finish an interrupted sweep: the trials not yet recorded, nothing twice." },
+	{ 0 }
+};
+
+const struct man_page cmd_sweep_page = {
+	.name = "sweep",
+	.summary = "the cold experiment: EXPLAIN ANALYZE per setting, device watched",
+	.forms = sweep_forms,
+	.description =
+	"The experiment itself: the post's bitmap heap scan, cold, every value of effective_io_concurrency (and of any setting given with --set) in several rounds, each round in an order shuffled from a recorded seed. Each trial puts the values in place, stops the server, syncs, drops the page cache, starts it, and runs EXPLAIN (ANALYZE, BUFFERS, SETTINGS, FORMAT JSON) of the query while a second thread samples the device under the data directory, the CPUs and the backend.\n\n"
+	"The Bitmap Heap Scan is split into its index phase (the bitmap index scans) and its heap phase (the part effective_io_concurrency acts on up to 17), each with its own device and CPU figures. Before the first trial every value is checked with the server and the plan is checked; every trial's plan is compared with the first's, and one that differs is left out of every figure.\n\n"
+	"Each finished trial is appended to trials.jsonl and fsync'd; Ctrl-C keeps every finished trial, and --resume runs the rest of the plan. Settings are journaled and put back at the end, also after Ctrl-C; after a crash, the next eicbench command on that server puts them back.",
+	.examples = sweep_examples,
+	.files = "results/<UTC>-sweep/\tmeta.json, trials.jsonl, summary.csv, report.md, report.html, sweep.svg and sweep.png",
+	.see_also = "run report load server",
+	.guide = "eicbench sweep",
+};

@@ -19,6 +19,7 @@
 #include "bench/cli/stop.h"
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cli/manpage.h"
 #include "bench/pg/pgutil.h"
 #include "bench/cli/progress.h"
 #include "bench/record/record.h"
@@ -447,3 +448,33 @@ int cmd_tpcb(int argc, char **argv)
 	fprintf(stderr, "eicbench tpcb: give init or run; see eicbench tpcb run --help\n");
 	return EXIT_BAD_INPUT;
 }
+
+static const struct man_form tpcb_forms[] = {
+	{ "init", INIT_USAGE, init_table },
+	{ "run", RUN_USAGE, run_table },
+	{ 0 }
+};
+
+static const struct man_example tpcb_examples[] = {
+	{ "eicbench tpcb init --datadir data/pg -s 20",
+	  "pgbench's four tables at scale 20 on the managed cluster." },
+	{ "eicbench tpcb run --datadir data/pg -c 4 -j 2 -T 60 -P 5",
+	  "TPC-B-like transactions from 4 clients on 2 threads for a minute, a progress line every 5 s." },
+	{ "eicbench tpcb run --datadir data/pg -S -M prepared -c 8 -j 2 -T 30 --pipeline 8",
+	  "Select-only with prepared statements, up to 8 transactions of each client in flight in libpq's pipeline mode." },
+	{ 0 }
+};
+
+const struct man_page cmd_tpcb_page = {
+	.name = "tpcb",
+	.summary = "pgbench's TPC-B workloads: init the tables, run a load, percentiles",
+	.forms = tpcb_forms,
+	.description =
+	"pgbench's TPC-B workloads, driven by eicbench's own client on libpq's asynchronous API: pgbench's tables, transactions, options and output layout, plus latency percentiles, the client's own CPU cost, libpq pipelines and a record in the suite's result-folder format. Both work on the managed cluster (--datadir) or on any server with --dsn, which libpq completes from the usual PG* variables.\n\n"
+	"init makes pgbench's four tables at scale -s (binary COPY FREEZE, then VACUUM and the primary keys). run drives -c clients from -j threads, each thread an event loop over its clients' nonblocking connections, with pgbench's built-in scripts (tpcb-like, simple-update, select-only) and its draws from a seeded generator per client. tps counts committed transactions over the time after every connection was made.\n\n"
+	"Every wait for the server is bounded by --timeout. A lost connection ends that client with a message and the run goes on with the others; Ctrl-C lets transactions in flight finish, prints the figures so far and keeps the record (exit status 1).",
+	.examples = tpcb_examples,
+	.files = "results/<UTC>-tpcb/\tmeta.json and trials.jsonl; with -l, pgbench_log.PID and pgbench_log.PID.N per thread",
+	.see_also = "confsweep",
+	.guide = "eicbench tpcb init|run",
+};
