@@ -1,7 +1,8 @@
 # PostgreSQL 18 on the managed cluster: init with --pg 18 (checksums on by
 # default, or off when asked), start, load, cold cycle, the server facts that
 # status reports (io_method and friends), stop. Runs when a built 18 is in the
-# build cache (EICBENCH_BUILD_PG=1 builds one first); otherwise every check is
+# build cache (make check builds one first; run alone, EICBENCH_BUILD_PG=1
+# builds it); otherwise every check is
 # reported as skipped, never as passed.
 . tests/it/lib.sh
 D=$T/pg18
