@@ -159,6 +159,11 @@ say "step unpack: the upstream tree of $(basename "$dsc") (Debian's patches not 
 (cd "$src" && dpkg-source --skip-patches -x "$(basename "$dsc")" tree) >"$src/unpack.log" 2>&1 ||
 	fail unpack "$src/unpack.log" "dpkg-source could not unpack $dsc (install dpkg-dev, bzip2 and xz-utils)"
 
+# Called from make (make check's pg18 step), the environment says so
+# (MAKELEVEL, MAKEFLAGS): PostgreSQL's build would take itself for a
+# sub-make, skip generating its headers first, and fail. Build as if alone.
+unset MAKELEVEL MAKEFLAGS MFLAGS
+
 icu=--without-icu
 pkg-config --exists icu-uc icu-i18n 2>/dev/null && icu=--with-icu
 say "step configure: --prefix=$prefix --with-liburing --without-llvm $icu"
