@@ -2,8 +2,7 @@
 # default, or off when asked), start, load, cold cycle, the server facts that
 # status reports (io_method and friends), stop. Runs when a built 18 is in the
 # build cache (make check builds one first; run alone, EICBENCH_BUILD_PG=1
-# builds it); otherwise every check is
-# reported as skipped, never as passed.
+# builds it); otherwise every check is reported as skipped, never as passed.
 . tests/it/lib.sh
 D=$T/pg18
 P=54418
