@@ -42,6 +42,7 @@ struct cpu_snap {
 
 struct cpu_delta {
 	double user_pct, system_pct, iowait_pct, idle_pct;  /* of all CPUs */
+	double steal_pct;       /* taken by the hypervisor for others, of all CPUs */
 };
 
 /* /proc/PID/stat utime and stime, in ticks. */
@@ -59,7 +60,10 @@ struct proc_delta {
 struct device_info {
 	char name[SYSSTAT_NAME_MAX];      /* as in /proc/diskstats, e.g. "vda" */
 	char disk[SYSSTAT_NAME_MAX];      /* the whole disk, e.g. "vda" for "vda1" */
-	char model[128];
+	char model[128];                  /* device/model; virtio: "virtio block device" */
+	char vendor[64];                  /* device/vendor, as the kernel has it */
+	char transport[32];               /* "nvme", "virtio", "ata", "usb", "scsi", ... */
+	long long size_bytes;             /* the whole disk's size, -1 if unknown */
 	char scheduler[32];               /* the selected one, without brackets */
 	int  rotational;
 	long nr_requests;

@@ -125,10 +125,13 @@ json_t *record_device_json(const struct device_info *d)
 
 	for (int i = 0; i < d->nmembers; i++)
 		json_array_append_new(members, json_string(d->members[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", str_or_null(d->name),
 			 "disk", str_or_null(d->disk),
 			 "model", str_or_null(d->model),
+			 "vendor", str_or_null(d->vendor),
+			 "transport", str_or_null(d->transport),
+			 "size_bytes", d->size_bytes < 0 ? json_null() : json_integer(d->size_bytes),
 			 "scheduler", str_or_null(d->scheduler),
 			 "rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),
 			 "nr_requests", long_or_null(d->nr_requests),

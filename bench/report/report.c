@@ -211,7 +211,7 @@ static size_t trial_key(struct report *r, const json_t *t)
 	const char *q = report_str_at(t, "query", NULL);
 	size_t key, s, i;
 
-	if (isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
+	if (report_trial_priming(t) || isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
 		return REPORT_NONE;
 	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
 		return REPORT_NONE;
@@ -442,7 +442,9 @@ static int group_trials(struct report *r)
 		const json_t *t = json_array_get(r->trials, i);
 
 		keys[i] = trial_key(r, t);
-		if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
+		if (report_trial_priming(t))
+			r->priming++;
+		else if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
 			r->mismatched++;
 		else
 			r->skipped += keys[i] == REPORT_NONE;
@@ -450,6 +452,31 @@ static int group_trials(struct report *r)
 	ret = make_groups(r, keys, n);
 	free(keys);
 	return ret;
+}
+
+int report_trial_priming(const json_t *t)
+{
+	return json_is_true(json_object_get(t, "priming"));
+}
+
+size_t report_trial_group(const struct report *r, const json_t *t)
+{
+	size_t key = trial_key((struct report *)r, t);
+
+	for (size_t i = 0; key != REPORT_NONE && i < r->ngroups; i++) {
+		size_t k = r->groups[i].query;
+
+		for (size_t s = 0; s < r->nsettings; s++)
+			k = k * r->settings[s].nvalues + r->groups[i].value[s];
+		if (k == key)
+			return i;
+	}
+	return REPORT_NONE;
+}
+
+double report_trial_ms(const struct report *r, const json_t *t)
+{
+	return report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS);
 }
 
 /* ---- series, speedups, recommendation ---- */

@@ -116,6 +116,7 @@ struct report {
 	size_t  nseries;
 	size_t  skipped;              /* trials matching no grid combination or without a time */
 	size_t  mismatched;           /* trials left out: their plan differed (plan_check) */
+	size_t  priming;              /* priming trials (untimed for the answer), left out */
 	int     heap_phase;           /* 1: times are the heap phase's, 0: the execution's */
 	int     split;                /* 1: every trial's samples were split by phase */
 	int     aio;                  /* 1: some trial sampled pg_aios in its heap phase (18) */
@@ -180,6 +181,14 @@ int report_folder(const char *dir, enum report_format format, int plot, FILE *ou
  * plot is a note there, not an error). 0 or -errno with ERR.
  */
 int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen);
+
+/* Trial T (a record of R's trials) is a priming trial, never counted. */
+int report_trial_priming(const json_t *t);
+/* The group trial T counts in, or REPORT_NONE (priming, no time, plan
+ * differed, settings outside the grid). */
+size_t report_trial_group(const struct report *r, const json_t *t);
+/* Trial T's measured time in ms (heap phase or execution, as R measures). */
+double report_trial_ms(const struct report *r, const json_t *t);
 
 /* ---- shared by the report_*.c files ---- */
 
