@@ -102,6 +102,36 @@ void doc_image(struct doc *d, const char *svg_path, const char *caption)
 	b->text = dup_or_oom(d, caption);
 }
 
+static void mark(struct doc *d, enum doc_kind kind, int open, const char *text)
+{
+	struct doc_block *b = push(d, kind);
+
+	if (!b)
+		return;
+	b->level = open;
+	b->text = dup_or_oom(d, text);
+}
+
+void doc_box_open(struct doc *d, const char *title)
+{
+	mark(d, DOC_BOX, 1, title);
+}
+
+void doc_box_close(struct doc *d)
+{
+	mark(d, DOC_BOX, 0, "");
+}
+
+void doc_details_open(struct doc *d, const char *summary)
+{
+	mark(d, DOC_DETAILS, 1, summary);
+}
+
+void doc_details_close(struct doc *d)
+{
+	mark(d, DOC_DETAILS, 0, "");
+}
+
 void doc_table(struct doc *d, size_t ncols, const char *const *heads)
 {
 	struct doc_block *b = push(d, DOC_TABLE);
@@ -213,6 +243,26 @@ static void table_text(const struct doc_block *b, FILE *out, int md)
 	}
 }
 
+static void underline(FILE *out, const char *text, int c)
+{
+	for (size_t k = strlen(text); k > 0; k--)
+		fputc(c, out);
+	fputc('\n', out);
+}
+
+/* "== TITLE ====...": a rule of WRAP columns, the title in it. */
+static void rule(FILE *out, const char *title)
+{
+	size_t n = *title ? strlen(title) + 4 : 0;
+
+	fputc('\n', out);
+	if (*title)
+		fprintf(out, "== %s ", title);
+	for (; n < WRAP; n++)
+		fputc('=', out);
+	fputc('\n', out);
+}
+
 int doc_text_out(const struct doc *d, FILE *out)
 {
 	for (size_t i = 0; i < d->n; i++) {
@@ -239,6 +289,13 @@ int doc_text_out(const struct doc *d, FILE *out)
 			break;
 		case DOC_IMAGE:
 			fprintf(out, "\n(plot: %s)\n", b->path);
+			break;
+		case DOC_BOX:
+			rule(out, b->level ? b->text : "");
+			break;
+		case DOC_DETAILS:
+			if (b->level)
+				fprintf(out, "\n%s\n", b->text), underline(out, b->text, '-');
 			break;
 		}
 	}
@@ -270,6 +327,16 @@ int doc_md_out(const struct doc *d, FILE *out)
 		case DOC_IMAGE:
 			base = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path;
 			fprintf(out, "\n![%s](%s)\n", b->text, base);
+			break;
+		case DOC_BOX:
+			if (b->level)
+				fprintf(out, "\n## %s\n", b->text);
+			else
+				fputs("\n---\n", out);
+			break;
+		case DOC_DETAILS:
+			if (b->level)
+				fprintf(out, "\n## %s\n", b->text);
 			break;
 		}
 	}
@@ -315,7 +382,7 @@ static int inline_svg(FILE *out, const struct doc_block *b)
 
 static void table_html(const struct doc_block *b, FILE *out)
 {
-	fputs("<table>\n", out);
+	fputs("<div class=\"scroll\"><table>\n", out);
 	for (size_t r = 0; r < b->nrows; r++) {
 		fputs("<tr>", out);
 		for (size_t c = 0; c < b->ncols; c++) {
@@ -327,7 +394,7 @@ static void table_html(const struct doc_block *b, FILE *out)
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 }
 
 static const char style[] =
@@ -337,11 +404,18 @@ static const char style[] =
 	"th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f2f2f2}td.n{text-align:right;"
 	"font-variant-numeric:tabular-nums}pre{background:#f6f6f6;padding:.8em;overflow-x:auto}"
 	"figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:#555;font-size:13px}"
-	".missing{color:#a00}";
+	".missing{color:#a00}.scroll{overflow-x:auto;max-width:100%}.scroll table{margin:.5em 0}"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere}"
+	".verdict{border:2px solid #2a6;border-radius:6px;padding:.2em 1em .6em;margin:1em 0;background:#f6fbf7}"
+	".verdict h2{margin-top:.4em;border:0}"
+	"details{margin:.6em 0;border-top:1px solid #ddd;padding-top:.3em}"
+	"summary{cursor:pointer;font-weight:600;font-size:1.1em;padding:.2em 0}"
+	"@media (max-width:600px){body{margin:.5em auto;padding:0 .6em}h1{font-size:1.3em}}";
 
 int doc_html_out(const struct doc *d, const char *title, FILE *out)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
 	esc(out, title);
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
 	for (size_t i = 0; i < d->n; i++) {
@@ -368,6 +442,22 @@ int doc_html_out(const struct doc *d, const char *title, FILE *out)
 			break;
 		case DOC_IMAGE:
 			inline_svg(out, b);
+			break;
+		case DOC_BOX:
+			if (b->level) {
+				fputs("<section class=\"verdict\" id=\"verdict\">\n<h2>", out);
+				esc(out, b->text);
+				fputs("</h2>\n", out);
+			} else
+				fputs("</section>\n", out);
+			break;
+		case DOC_DETAILS:
+			if (b->level) {
+				fputs("<details>\n<summary>", out);
+				esc(out, b->text);
+				fputs("</summary>\n", out);
+			} else
+				fputs("</details>\n", out);
 			break;
 		}
 	}

@@ -13,11 +13,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum doc_kind { DOC_HEADING, DOC_PARA, DOC_TABLE, DOC_CODE, DOC_IMAGE };
+enum doc_kind { DOC_HEADING, DOC_PARA, DOC_TABLE, DOC_CODE, DOC_IMAGE, DOC_BOX, DOC_DETAILS };
 
 struct doc_block {
 	enum doc_kind kind;
-	int    level;              /* heading: 1, 2, 3 */
+	int    level;              /* heading: 1, 2, 3; box, details: 1 opens, 0 closes */
 	char  *text;               /* heading, paragraph, code; image: its caption */
 	char  *path;               /* image: an SVG file */
 	char **cells;              /* table: rows * ncols, row 0 the heading */
@@ -42,6 +42,16 @@ void doc_para(struct doc *d, const char *fmt, ...) __attribute__((format(printf,
 void doc_text(struct doc *d, const char *text);
 void doc_code(struct doc *d, const char *text);
 void doc_image(struct doc *d, const char *svg_path, const char *caption);
+
+/* A framed box (the verdict) from doc_box_open to doc_box_close: text
+ * between two rules, a blockquote-free section in Markdown, a bordered
+ * <section> in HTML. TITLE heads it. */
+void doc_box_open(struct doc *d, const char *title);
+void doc_box_close(struct doc *d);
+/* Details under a short heading: a heading in text and Markdown, a
+ * collapsed <details> in HTML. */
+void doc_details_open(struct doc *d, const char *summary);
+void doc_details_close(struct doc *d);
 
 /* A table of NCOLS columns; HEADS the heading row. Then rows of cells. */
 void doc_table(struct doc *d, size_t ncols, const char *const *heads);

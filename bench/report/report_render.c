@@ -115,7 +115,7 @@ static const char *mark(const struct report *r, size_t i)
 		return rec ? "fastest, recommended" : "fastest";
 	if (rec)
 		return "recommended, ~ fastest";
-	return r->groups[i].indistinguishable ? "~ fastest" : "";
+	return r->groups[i].indistinguishable ? "~ fastest" : "";	/* within the margin */
 }
 
 /* ---- rows (CSV and JSON) ---- */
@@ -149,7 +149,10 @@ static json_t *row_json(const struct report *r, size_t i)
 	json_object_set_new(o, "fastest", json_boolean(r->series[g->series].fastest == i));
 	json_object_set_new(o, "recommended", json_boolean(r->series[g->series].recommended == i &&
 							    r->series[g->series].recommends));
-	json_object_set_new(o, "indistinguishable", json_boolean(g->indistinguishable));
+	json_object_set_new(o, "within_margin", json_boolean(g->indistinguishable));
+	json_object_set_new(o, "regret", isfinite(g->regret) && g->regret > 0 ? json_real(g->regret) : json_null());
+	json_object_set_new(o, "regret_lo", isfinite(g->regret_lo) && g->regret_lo > 0 ? json_real(g->regret_lo) : json_null());
+	json_object_set_new(o, "regret_hi", isfinite(g->regret_hi) && g->regret_hi > 0 ? json_real(g->regret_hi) : json_null());
 	return o;
 }
 
@@ -194,7 +197,10 @@ static int write_csv(const struct report *r, const char *dir, char *err, size_t 
 	names[n++] = "ci_coverage";
 	names[n++] = "fastest";
 	names[n++] = "recommended";
-	names[n++] = "indistinguishable";
+	names[n++] = "within_margin";
+	names[n++] = "regret";
+	names[n++] = "regret_lo";
+	names[n++] = "regret_hi";
 	snprintf(path, sizeof(path), "%s/%s", dir, REPORT_SUMMARY_CSV);
 	ret = record_write_csv(path, rows, names, n, err, errlen);
 	json_decref(rows);
@@ -449,7 +455,7 @@ static char *legend_text(const struct report *r)
 		fprintf(f, "exec ms: the median execution time (the records hold no per-phase times);");
 	fprintf(f, " interval: the median's distribution-free interval, %s;", least >= REPORT_RUNS_FOR_95 ?
 		"at least 95%" : "the runs' min..max (95% needs 6 runs or more)");
-	fprintf(f, " x vs 0, x vs 1: speedups of the median; ~ fastest: the 95%% bootstrap interval of its median over the fastest's holds 1;");
+	fprintf(f, " x vs 0, x vs 1: speedups of the median; ~ fastest: within %.0f%% of the fastest, by the upper bound of its regret paired within rounds;", r->margin * 100);
 	if (r->heap_phase)
 		fprintf(f, " index ms: the index phase; total ms: the whole execution; read wait ms: the heap phase's I/O read time;");
 	if (r->split)
@@ -551,7 +557,7 @@ static int render_json(const struct report *r, FILE *out)
 	json_object_set_new(o, "groups", report_rows(r));
 	json_object_set_new(o, "explanation", report_explain(r));
 	json_object_set_new(o, "note", json_string(r->note));
-	ret = json_dumpf(o, out, JSON_INDENT(2)) == 0 ? 0 : -ENOMEM;
+	ret = json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : -ENOMEM;
 	fputc('\n', out);
 	json_decref(o);
 	return ret;
