@@ -32,7 +32,7 @@
 #include "bench/report/verdict.h"
 #include "io/clock.h"
 
-#define RUN_EIC        "0,1,2,4,8,16,32,64,128,256,1000"
+#define RUN_EIC        "0,1,4,16,64,256,1000"     /* coarse: racing narrows it */
 #define RUN_EIC_QUICK  "0,1,4,16,64"
 #define RUN_DEPTHS     "1,2,4,8,16,32,64,128,256"
 #define RUN_DEPTHS_QUICK "1,4,16,64"
@@ -44,7 +44,8 @@ struct run_opts {
 	long long rows, seed, runs, max_runs;
 	const char *eic, *query, *out, *resume, *depths;
 	double budget_s;
-	bool quick, no_probe;
+	long long margin_pct;
+	bool quick, no_probe, json;
 };
 
 static const struct opt_desc run_table[] = {
@@ -55,10 +56,14 @@ static const struct opt_desc run_table[] = {
 	  "seed of the data set's generator" },
 	{ "eic", OPT_STR, offsetof(struct run_opts, eic), 0, 0, "LIST",
 	  RUN_EIC " (--quick: " RUN_EIC_QUICK ")", "effective_io_concurrency values to sweep" },
-	{ "runs", OPT_INT, offsetof(struct run_opts, runs), 1, 1000, "N", "6 (--quick: 3)",
-	  "rounds per sweep before --until-separated adds more" },
-	{ "max-runs", OPT_INT, offsetof(struct run_opts, max_runs), 1, 1000, "N", "10",
-	  "rounds per sweep at most (not with --quick)" },
+	{ "runs", OPT_INT, offsetof(struct run_opts, runs), 1, 1000, "N", "3",
+	  "rounds per sweep before racing decides whether more are needed" },
+	{ "max-runs", OPT_INT, offsetof(struct run_opts, max_runs), 1, 1000, "N", "10 (--quick: 3)",
+	  "rounds per sweep at most, plus one for each round with a run flagged as disturbed" },
+	{ "margin", OPT_INT, offsetof(struct run_opts, margin_pct), 1, 50, "PCT", "10",
+	  "a value is as good as the fastest when shown within this many percent of it in every query" },
+	{ "json", OPT_FLAG, offsetof(struct run_opts, json), 0, 0, NULL, NULL,
+	  "print the verdict as JSON (schema 1, docs/verdict.schema.json) instead of text" },
 	{ "budget", OPT_SECONDS, offsetof(struct run_opts, budget_s), 0, 7 * 86400, "TIME", "none",
 	  "each sweep starts no new round after this much time (at most 7 days)" },
 	{ "query", OPT_STR, offsetof(struct run_opts, query), 0, 0, "LIST", "blog,sparse",
@@ -66,7 +71,7 @@ static const struct opt_desc run_table[] = {
 	{ "depths", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
 	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve" },
 	{ "quick", OPT_FLAG, offsetof(struct run_opts, quick), 0, 0, NULL, NULL,
-	  "a first look in a few minutes: 10M rows, 5 values, 3 runs, a short device curve" },
+	  "a first look in a few minutes: 10M rows, 5 values, 3 rounds, a short device curve" },
 	{ "no-probe", OPT_FLAG, offsetof(struct run_opts, no_probe), 0, 0, NULL, NULL,
 	  "sweeps only: no cache check, replays or device curve" },
 	{ "out", OPT_STR, offsetof(struct run_opts, out), 0, 0, "DIR", "results/<UTC>-run",
@@ -93,7 +98,8 @@ struct step {
 struct run {
 	struct run_opts o;
 	char dir[PATH_MAX];
-	char rows[32], seed[32], runs[32], max_runs[32], budget[32], port[32], timeout[32];
+	char rows[32], seed[32], runs[32], max_runs[32], budget[32], port[32], timeout[32], margin[16];
+	char peers[8][PATH_MAX + 80];
 	char queries[8][32];
 	int nqueries;
 	char depths[512];         /* the swept values but 0, for the replays */
@@ -216,11 +222,15 @@ static void plan_sweeps(struct run *r, const char *eic)
 		if (!r->o.no_probe)
 			arg(s, "--no-cache-check");	/* the run's own step did it */
 		arg(s, "--runs"), arg(s, r->runs);
-		if (!r->o.quick) {
-			arg(s, "--until-separated");
-			arg(s, "--max-runs"), arg(s, r->max_runs);
-			if (r->o.budget_s > 0)
-				arg(s, "--budget"), arg(s, r->budget);
+		/* racing, decided with the queries swept before this one */
+		arg(s, "--race"), arg(s, "--prime");
+		arg(s, "--margin"), arg(s, r->margin);
+		arg(s, "--max-runs"), arg(s, r->max_runs);
+		if (r->o.budget_s > 0)
+			arg(s, "--budget"), arg(s, r->budget);
+		for (int k = 0; k < q; k++) {
+			snprintf(r->peers[k], sizeof(r->peers[k]), "%s/sweep-%s", r->dir, r->queries[k]);
+			arg(s, "--peer"), arg(s, r->peers[k]);
 		}
 		out_arg(r, s);
 	}
@@ -351,9 +361,9 @@ static int resolve(struct run *r, char *err, size_t errlen)
 	if (!o->rows)
 		o->rows = o->quick ? 10000000 : 100000000;
 	if (!o->runs)
-		o->runs = o->quick ? 3 : 6;
+		o->runs = 3;
 	if (!o->max_runs)
-		o->max_runs = o->runs > 10 ? o->runs : 10;
+		o->max_runs = o->quick ? o->runs : o->runs > 10 ? o->runs : 10;
 	if (o->max_runs < o->runs) {
 		snprintf(err, errlen, "--max-runs %lld is below --runs %lld; give at least %lld",
 			 o->max_runs, o->runs, o->runs);
@@ -364,6 +374,7 @@ static int resolve(struct run *r, char *err, size_t errlen)
 	snprintf(r->runs, sizeof(r->runs), "%lld", o->runs);
 	snprintf(r->max_runs, sizeof(r->max_runs), "%lld", o->max_runs);
 	snprintf(r->budget, sizeof(r->budget), "%.3fs", o->budget_s);
+	snprintf(r->margin, sizeof(r->margin), "%lld", o->margin_pct ? o->margin_pct : 10);
 	snprintf(r->port, sizeof(r->port), "%lld", o->srv.port);
 	snprintf(r->timeout, sizeof(r->timeout), "%.3fs", o->srv.timeout_s);
 	return split_queries(r, err, errlen) < 0 ? -EINVAL : check_lists(r, err, errlen);
@@ -405,6 +416,7 @@ static int write_meta(struct run *r, int argc, char **argv, char *err, size_t er
 			 "runs", (json_int_t)r->o.runs, "max_runs", (json_int_t)r->o.max_runs,
 			 "quick", r->o.quick, "no_probe", r->o.no_probe,
 			 "depths", r->o.depths ? r->o.depths : r->o.quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS);
+	json_object_set_new(opts, "margin_pct", json_integer(r->o.margin_pct ? r->o.margin_pct : 10));
 	json_object_set_new(r->meta, "options", opts);
 	if (r->o.srv.dsn) {
 		char dsn[1024];
@@ -564,6 +576,7 @@ static int load_resume(struct run *r, char *err, size_t errlen)
 	r->o.seed = json_integer_value(json_object_get(o, "seed"));
 	r->o.runs = json_integer_value(json_object_get(o, "runs"));
 	r->o.max_runs = json_integer_value(json_object_get(o, "max_runs"));
+	r->o.margin_pct = json_integer_value(json_object_get(o, "margin_pct"));
 	r->o.quick = json_is_true(json_object_get(o, "quick"));
 	r->o.no_probe = json_is_true(json_object_get(o, "no_probe"));
 	r->o.eic = json_string_value(json_object_get(o, "eic"));
@@ -627,7 +640,8 @@ static int finish(struct run *r)
 	int ret;
 
 	fprintf(stderr, "\n== eicbench run: the verdict\n");
-	ret = verdict_folder(r->dir, stdout, note, sizeof(note), err, sizeof(err));
+	ret = verdict_render(r->dir, r->o.json ? REPORT_JSON : REPORT_TEXT, 1, stdout, note, sizeof(note),
+			     err, sizeof(err));
 	if (ret < 0)
 		return fail(ret, err);
 	fprintf(stderr, "\nWritten to %s: report.md, report.html%s%s\n", r->dir, note[0] ? "; " : "", note);

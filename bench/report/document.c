@@ -405,6 +405,7 @@ static const char style[] =
 	"font-variant-numeric:tabular-nums}pre{background:#f6f6f6;padding:.8em;overflow-x:auto}"
 	"figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{color:#555;font-size:13px}"
 	".missing{color:#a00}.scroll{overflow-x:auto;max-width:100%}.scroll table{margin:.5em 0}"
+	".scroll td,.scroll th{white-space:nowrap}"
 	"pre{white-space:pre-wrap;overflow-wrap:anywhere}"
 	".verdict{border:2px solid #2a6;border-radius:6px;padding:.2em 1em .6em;margin:1em 0;background:#f6fbf7}"
 	".verdict h2{margin-top:.4em;border:0}"

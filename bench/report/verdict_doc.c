@@ -403,7 +403,10 @@ void verdict_document(const struct verdict *v, struct doc *d)
 			applying(d, v, verdict_answer(&g));
 	}
 	for (int i = 0; i < v->nq; i++) {
-		doc_details_open(d, v->q[i].name);
+		char head[128];
+
+		snprintf(head, sizeof(head), "Query %s", v->q[i].name);
+		doc_details_open(d, head);
 		doc_para(d, "Query %s, on its own (its own best is per query; the answer for the storage is the verdict's).", v->q[i].name);
 		query_section(d, &v->q[i], v);
 		doc_details_close(d);

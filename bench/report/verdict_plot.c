@@ -47,7 +47,7 @@ static int speedup_data(const struct verdict_query *q, const char *path)
 			y = s == 0 ? p.speedup : s == 1 ? p.predicted : p.replay0_ms / p.uring_ms;
 			lo = s == 0 && !isnan(p.g->ci_vs_0.lo) ? p.g->ci_vs_0.lo : y;
 			hi = s == 0 && !isnan(p.g->ci_vs_0.hi) ? p.g->ci_vs_0.hi : y;
-			if (!strcmp(v, "0") && s == 2)
+			if (!strcmp(v, "0"))	/* the reference: 1 by definition, no interval */
 				y = lo = hi = 1;
 			if (isfinite(y))
 				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);

@@ -18,7 +18,9 @@
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/record/record.h"
+#include "bench/report/decision.h"
 #include "bench/report/report.h"
+#include "bench/sweep/race.h"
 #include "bench/sweep/runner.h"
 #include "bench/sweep/runner_meta.h"
 #include "io/clock.h"
@@ -266,6 +268,37 @@ static void say_trial(const struct runner *r, int i, const struct sweep_trial *t
 		json_real_value(json_object_get(rec, "wall_ms")) / 1e3, eta);
 }
 
+/*
+ * One untimed trial of T's combination before the first recorded one of
+ * this command (a new sweep, a resumed one, or after a switch of query or
+ * server): recorded with "priming": true, never counted by a report.
+ */
+static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_t errlen)
+{
+	struct sweep_trial p = *t;
+	json_t *rec = NULL;
+	int ret;
+
+	snprintf(p.key, sizeof(p.key), "priming=%d %.480s", r->ran + 1, t->key);
+	ret = run_trial(r, &p, 0, &rec, err, errlen);
+	if (ret == 0) {
+		json_object_set_new(rec, "priming", json_true());
+		ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
+	}
+	if (ret == 0) {
+		char what[128] = "";
+
+		if (r->cfg.workload->say)
+			r->cfg.workload->say(r, rec, what, sizeof(what));
+		fprintf(stderr, "[priming] %-36s %s  (untimed for the answer, %.1f s)\n",
+			t->key + strcspn(t->key, " ") + 1, what,
+			json_real_value(json_object_get(rec, "wall_ms")) / 1e3);
+		r->primed = true;
+	}
+	json_decref(rec);
+	return ret;
+}
+
 static int run_trials(struct runner *r, char *err, size_t errlen)
 {
 	bool *done = calloc((size_t)r->plan.ntrials, sizeof(bool));
@@ -287,6 +320,11 @@ static int run_trials(struct runner *r, char *err, size_t errlen)
 
 		if (done[i])
 			continue;
+		if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
+			ret = prime(r, &r->plan.trials[i], err, errlen);
+			if (ret < 0)
+				break;
+		}
 		if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
 			snprintf(err, errlen, "interrupted");
 			ret = -EINTR;
@@ -343,6 +381,7 @@ static int add_round(struct runner *r, char *err, size_t errlen)
 		return ret;
 	sweep_plan_free(&r->plan);
 	r->plan = p;
+	race_apply_drops(r);
 	grown = sweep_plan_json(&r->plan);
 	json_object_set(plan, "runs", json_object_get(grown, "runs"));
 	json_object_set(plan, "trial_keys", json_object_get(grown, "trial_keys"));
@@ -350,8 +389,46 @@ static int add_round(struct runner *r, char *err, size_t errlen)
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
+static int raced_rounds(struct runner *r, char *err, size_t errlen)
+{
+	const char *cmd = r->cfg.command;
+	char why[128];
+	int ret, decided, flagged;
+
+	for (;;) {
+		double t0 = clock_now_s(), round_s;
+		int ran = r->ran;
+
+		ret = run_trials(r, err, errlen);
+		if (ret == 0)
+			ret = race_after_round(r, &decided, &flagged, err, errlen);
+		if (ret < 0)
+			return ret;
+		round_s = r->ran > ran ? (clock_now_s() - t0) : 0;
+		if (decided) {
+			snprintf(why, sizeof(why), "decided after %d rounds", r->plan.runs);
+		} else if (r->plan.runs >= r->cfg.max_runs + flagged) {
+			snprintf(why, sizeof(why), "--max-runs %d reached%s", r->cfg.max_runs,
+				 flagged ? " (and a round for each round with a flagged run)" : "");
+		} else if (r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s) {
+			snprintf(why, sizeof(why), "another round would pass --budget");
+		} else {
+			fprintf(stderr, "eicbench %s: not decided after %d rounds: adding round %d\n",
+				cmd, r->plan.runs, r->plan.runs + 1);
+			if ((ret = add_round(r, err, errlen)) < 0)
+				return ret;
+			continue;
+		}
+		fprintf(stderr, "eicbench %s: racing stopped: %s\n", cmd, why);
+		race_stopped(r, why);
+		return 0;
+	}
+}
+
 static int run_rounds(struct runner *r, char *err, size_t errlen)
 {
+	if (r->cfg.race)
+		return raced_rounds(r, err, errlen);
 	char why[128] = "";
 	const char *cmd = r->cfg.command;
 	double round_s;
@@ -473,6 +550,13 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 		ret = runner_meta_write(r, argc, argv, err, errlen);
 	else if (ret == 0)
 		json_decref(runner_meta_device(r));	/* only the device to watch */
+	if (ret == 0 && r->resumed && json_object_get(json_object_get(r->meta, "plan"), "racing"))
+		r->cfg.race = true, race_apply_drops(r);
+	if (ret == 0 && r->cfg.race && !(r->cfg.margin > 0))
+		r->cfg.margin = report_num_at(r->meta, "plan.racing.margin") > 0 ?
+				report_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
+	if (ret == 0)
+		ret = race_init(r, err, errlen);
 	return ret;
 }
 

@@ -41,6 +41,11 @@ struct runner_cfg {
 	bool        until_separated;
 	int         max_runs;
 	double      budget_s;
+	bool        prime;            /* one untimed priming trial before the first recorded one */
+	bool        race;             /* racing between rounds (bench/sweep/race.h) */
+	double      margin;           /* of the decision; 0: DECISION_MARGIN */
+	const char *const *peers;     /* finished sweeps of the same run, decided with this one */
+	int         npeers;
 	const char *out, *resume;
 	bool        plan_given;       /* on --resume: options that describe a plan were given too */
 	/* Where value V (-1: any) of grid setting I was given, for messages
@@ -64,6 +69,7 @@ struct runner {
 	char   members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
 	double started_s;
 	int    ran;                   /* trials this command ran */
+	bool   primed;                /* this command's priming trial is done */
 	const volatile sig_atomic_t *stop;
 };
 

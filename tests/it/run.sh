@@ -11,10 +11,17 @@ ok "run --quick, every step" "$EB" run --quick --rows 300000 --datadir "$D" --po
 same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
 same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse replay-blog replay-sparse device | wc -l)" 6
 ok "report.md and report.html written" test -s "$R/report.md" -a -s "$R/report.html"
-ok "the answer is given" grep -q "Recommended for this storage: effective_io_concurrency = " "$R/report.md"
+ok "the answer is given" grep -q "^Set effective_io_concurrency = [0-9]* for the tablespace measured" "$R/report.md"
 ok "with the lines that apply it" grep -q "ALTER SYSTEM SET effective_io_concurrency = " "$R/report.md"
-ok "a sweep of the run points to the run's cache check" grep -q "ran once for the whole run" "$R/sweep-sparse/report.md"
+same "the verdict box comes first" "$(grep -m1 -n '^## ' "$R/report.md")" "3:## The verdict"
+ok "it says decided or provisional" grep -Eq "^(Decided|Provisional) after [0-9]+ rounds?" "$R/report.md"
+ok "it holds the regret table" grep -q "^| value | blog | sparse | worst | state |" "$R/report.md"
 fails_not() { ! grep -q "$@"; }
+ok "no value is called indistinguishable" fails_not -i "indistinguishable" "$R/report.md"
+same "one priming trial per sweep, never counted" \
+	"$(jq -s '[.[] | select(.priming == true)] | length' "$R/sweep-blog/trials.jsonl" "$R/sweep-sparse/trials.jsonl")" 2
+ok "the racing is recorded" jq -e '.plan.racing.margin == 0.1 and (.plan.racing.stopped | type == "string")' "$R/sweep-sparse/meta.json"
+ok "a sweep of the run points to the run's cache check" grep -q "ran once for the whole run" "$R/sweep-sparse/report.md"
 ok "and none says it did not run" fails_not "check for caches below this machine did not run" "$R/report.md"
 
 # Every number of the paired table equals the records'.
@@ -41,7 +48,18 @@ rm "$R/report.md" "$R/report.html"
 ok "report re-renders the run" "$EB" report "$R" --no-plot
 same "the same report.md" "$(md5sum <"$R/report.md")" "$md"
 same "the same report.html" "$(md5sum <"$R/report.html")" "$html"
-ok "--format json" sh -c "'$EB' report '$R' --no-plot --format json | jq -e '.recommended and (.queries | length == 2)'"
+ok "--format json" sh -c "'$EB' report '$R' --no-plot --format json >'$T/verdict.json'"
+ok "schema 1, the recommendation a number" jq -e '.schema == 1 and (.recommendation | type == "number") and (.queries | length == 2)' "$T/verdict.json"
+if command -v jsonschema >/dev/null 2>&1; then
+	ok "the JSON validates against docs/verdict.schema.json" jsonschema -i "$T/verdict.json" docs/verdict.schema.json
+	jq '.schema = 2 | .recommendation = 1.5' "$T/verdict.json" >"$T/wrong.json"
+	fails 1 "" "and a wrong one does not" jsonschema -i "$T/wrong.json" docs/verdict.schema.json
+else
+	n=$((n + 1)); echo "ok $n - the JSON validates against docs/verdict.schema.json # SKIP jsonschema not installed (python3-jsonschema)"
+	n=$((n + 1)); echo "ok $n - and a wrong one does not # SKIP jsonschema not installed (python3-jsonschema)"
+fi
+same "numbers printed as the figures they are" "$(grep -cE '[0-9]\.[0-9]*(0000000|9999999)' "$T/verdict.json")" 0
+ok "run --json prints the same verdict" sh -c "'$EB' run --resume '$R' --json >'$T/again.json' 2>/dev/null && cmp '$T/again.json' '$T/verdict.json'"
 
 # The page stands alone: every plot inline, each a whole SVG document.
 same "no image left out of the page" "$(grep -c 'class="missing"' "$R/report.html")" 0
@@ -64,9 +82,30 @@ if [ -n "$browser" ]; then
 	same "the browser's DOM holds the five plots" "$("$browser" --headless --no-sandbox --disable-gpu \
 		--disable-background-networking --no-first-run --user-data-dir="$T/chrome" \
 		--dump-dom "file://$R/report.html" 2>/dev/null | grep -o '<svg' | wc -l)" 5
+	# At 1280 and 390 px: the verdict box in the first screenful, no table
+	# past the page's edge. A copy of the page gets a probe script; the
+	# narrow width is an iframe's (headless windows are 500 px at least).
+	sed 's#</body>#'"$(tr -d '\n' <tests/it/page-probe.html | sed 's/[&#]/\\&/g')"'</body>#' "$R/report.html" >"$T/probe.html"
+	printf '<!DOCTYPE html><html><body style="margin:0"><iframe src="probe.html" width="%s" height="%s" style="border:0"></iframe></body></html>' \
+		390 844 >"$T/frame390.html"
+	printf '<!DOCTYPE html><html><body style="margin:0"><iframe src="probe.html" width="%s" height="%s" style="border:0"></iframe></body></html>' \
+		1280 800 >"$T/frame1280.html"
+	for w in 1280 390; do
+		got=$("$browser" --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run \
+			--allow-file-access-from-files --user-data-dir="$T/chrome$w" --window-size=1300,900 \
+			--virtual-time-budget=5000 --dump-dom "file://$T/frame$w.html" 2>/dev/null |
+			grep -o 'data-probe="[^"]*"' | sed 's/^data-probe="//; s/"$//; s/&quot;/"/g')
+		same "at $w px the page is $w wide" "$(printf %s "$got" | jq -r .width)" "$w"
+		same "at $w px the verdict box is in the first screenful" "$(printf %s "$got" | jq -r .verdict_in_first_screen)" true
+		same "at $w px no table overflows the page" "$(printf %s "$got" | jq -r '.page_scroll_width <= .client_width and (.tables_past_edge | length == 0)')" true
+	done
 else
-	n=$((n + 1)); echo "ok $n - a browser loads the page and draws it # SKIP no chromium installed"
-	n=$((n + 1)); echo "ok $n - the browser's DOM holds the five plots # SKIP no chromium installed"
+	for d in "a browser loads the page and draws it" "the browser's DOM holds the five plots" \
+		"at 1280 px the page is 1280 wide" "at 1280 px the verdict box is in the first screenful" \
+		"at 1280 px no table overflows the page" "at 390 px the page is 390 wide" \
+		"at 390 px the verdict box is in the first screenful" "at 390 px no table overflows the page"; do
+		n=$((n + 1)); echo "ok $n - $d # SKIP no chromium installed"
+	done
 fi
 
 # A second run (sweeps only) and the two side by side.
