@@ -56,7 +56,7 @@ void race_apply_drops(struct runner *r)
 		return;
 	for (int i = 0; i < r->plan.ntrials; i++) {
 		const struct sweep_trial *t = &r->plan.trials[i];
-		int after = left_after(rc, runner_value(r, t->combo, 0));
+		int after = left_after(rc, sweep_value(&r->plan, t->combo, 0));
 
 		if (!after || t->round <= after)
 			r->plan.trials[k++] = *t;
