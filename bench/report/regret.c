@@ -84,7 +84,7 @@ static void flag(struct regret *g, size_t q, size_t v, int round, const char *fm
 		return;
 	f = &g->flags[g->nflags++];
 	f->q = q, f->v = v, f->round = round;
-	snprintf(f->why, sizeof(f->why), fmt, a, b, a / b);
+	snprintf(f->why, sizeof(f->why), fmt, a, a / b, b);
 }
 
 /* The series' index-phase median (13-17), and the value's ms per MiB median. */
@@ -112,16 +112,16 @@ static void disturbances(struct regret *g, size_t q)
 		if (v == (size_t)-1 || round < 1)
 			continue;
 		if (index_rule && report_num_at(t, INDEX_MS) > REGRET_INDEX_X * index_med)
-			flag(g, q, v, round, "its index phase took %.0f ms, %.2gx the median %.0f ms",
+			flag(g, q, v, round, "its index phase took %.0f ms, %.2fx the series' median %.0f ms",
 			     report_num_at(t, INDEX_MS), index_med);
 		if (steal > REGRET_STEAL_PCT)
-			flag(g, q, v, round, "steal time was %.1f%% of the CPUs (the rule: above %.0f%%)",
+			flag(g, q, v, round, "steal time was %.1f%% of the CPUs, %.1fx the rule's %.0f%%",
 			     steal, REGRET_STEAL_PCT);
 		json_array_foreach(r->trials, j, o)
 			if (trial_value(g, q, o, &grp) == v && isfinite(ms_per_mib(o)))
 				x[m++] = ms_per_mib(o);
 		if (m >= 3 && own > REGRET_MS_PER_MIB_X * median(x, m))
-			flag(g, q, v, round, "the device took %.2f ms per MiB read, %.2gx the value's median %.2f",
+			flag(g, q, v, round, "the device took %.2f ms per MiB read, %.2fx the value's median %.2f",
 			     own, median(x, m));
 	}
 	free(x);
@@ -213,8 +213,9 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 		g->series[q] = series[q];
 		snprintf(g->names[q], sizeof(g->names[0]), "%s", names[q]);
 		g->in.queries[q] = g->names[q];
-		if (max_round(reps[q]) > g->rounds)
-			g->rounds = max_round(reps[q]);
+		g->qrounds[q] = max_round(reps[q]);
+		if (g->qrounds[q] > g->rounds)
+			g->rounds = g->qrounds[q];
 		g->priming += reps[q]->priming;
 		read_drops(g, reps[q]);
 	}

@@ -45,6 +45,7 @@ struct regret {
 	size_t nflags;
 	size_t priming;               /* priming trials left out */
 	int    rounds;                /* the largest round recorded */
+	int    qrounds[DECISION_MAX_QUERIES];   /* per column */
 	struct regret_drop drops[REGRET_MAX_DROPS];
 	size_t ndrops;
 	char   values[DECISION_MAX_VALUES][32];

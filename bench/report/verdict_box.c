@@ -111,6 +111,21 @@ static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 		fprintf(f, " (the sweeps stopped: %s)", stop);
 }
 
+/* "after 4 rounds", or "after 5 rounds of blog, 7 of sparse" when they differ. */
+static void after_rounds(FILE *f, const struct regret *g)
+{
+	int same = 1;
+
+	for (size_t q = 1; q < g->in.nqueries; q++)
+		same &= g->qrounds[q] == g->qrounds[0];
+	fprintf(f, "after %d round%s", g->qrounds[0], g->qrounds[0] == 1 ? "" : "s");
+	if (same)
+		return;
+	fprintf(f, " of %s", g->names[0]);
+	for (size_t q = 1; q < g->in.nqueries; q++)
+		fprintf(f, ", %d of %s", g->qrounds[q], g->names[q]);
+}
+
 static void state_sentence(FILE *f, const struct verdict *v, const struct regret *g)
 {
 	const struct decision *d = &g->d;
@@ -118,16 +133,20 @@ static void state_sentence(FILE *f, const struct verdict *v, const struct regret
 	double pct = g->in.margin * 100;
 
 	if (d->decided && d->regime == DECISION_WITHIN) {
-		fprintf(f, "Decided after %d round%s: %s is within %.0f%% of the fastest in every query (upper bounds: ",
-			g->rounds, g->rounds == 1 ? "" : "s", a, pct);
+		fprintf(f, "Decided ");
+		after_rounds(f, g);
+		fprintf(f, ": %s is within %.0f%% of the fastest in every query (upper bounds: ", a, pct);
 		per_query(f, g, d->answer, 1, "");
 		fprintf(f, ")%s.", d->answer ? ", and every smaller value is shown slower than that in some query" : "");
 	} else if (d->decided) {
-		fprintf(f, "Decided after %d round%s, at a price: no value is within %.0f%% of the fastest in every query, and no value costs less at worst by more than the margin%s.",
-			g->rounds, g->rounds == 1 ? "" : "s", pct,
-			d->answer ? "; every smaller value costs more" : "");
+		fprintf(f, "Decided ");
+		after_rounds(f, g);
+		fprintf(f, ", at a price: no value is within %.0f%% of the fastest in every query, and no value costs less at worst by more than the margin%s.",
+			pct, d->answer ? "; every smaller value costs more" : "");
 	} else {
-		fprintf(f, "Provisional after %d round%s: ", g->rounds, g->rounds == 1 ? "" : "s");
+		fprintf(f, "Provisional ");
+		after_rounds(f, g);
+		fprintf(f, ": ");
 		why_open(f, v, g);
 		fprintf(f, ".");
 	}
@@ -372,9 +391,22 @@ void verdict_racing(struct doc *d, const struct verdict *v, const struct regret 
 	char x[32];
 
 	(void)v;
-	doc_para(d, "%d round%s per query; every round ran every value still in the race once, in a shuffled order.%s",
-		 g->rounds, g->rounds == 1 ? "" : "s",
-		 g->priming ? "" : " No priming trial is recorded (a folder made before priming trials).");
+	{
+		char *t = NULL;
+		size_t tl = 0;
+		FILE *f = open_memstream(&t, &tl);
+
+		if (f) {
+			fprintf(f, "Rounds: ");
+			for (size_t q = 0; q < g->in.nqueries; q++)
+				fprintf(f, "%s%d of %s", q ? ", " : "", g->qrounds[q], g->names[q]);
+			fprintf(f, "; every round ran every value still in the race once, in a shuffled order.%s",
+				g->priming ? "" : " No priming trial is recorded (a folder made before priming trials).");
+			if (fclose(f) == 0)
+				doc_text(d, t);
+			free(t);
+		}
+	}
 	if (g->priming)
 		doc_para(d, "%zu priming trial%s (one before each sweep's first recorded trial and after each switch of query or server) ran cold as the others and %s left out of every figure.",
 			 g->priming, g->priming == 1 ? "" : "s", g->priming == 1 ? "is" : "are");

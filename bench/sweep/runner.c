@@ -407,9 +407,9 @@ static int raced_rounds(struct runner *r, char *err, size_t errlen)
 		round_s = r->ran > ran ? (clock_now_s() - t0) : 0;
 		if (decided) {
 			snprintf(why, sizeof(why), "decided after %d rounds", r->plan.runs);
-		} else if (r->plan.runs >= r->cfg.max_runs + flagged) {
+		} else if (r->plan.runs >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs)) {
 			snprintf(why, sizeof(why), "--max-runs %d reached%s", r->cfg.max_runs,
-				 flagged ? " (and a round for each round with a flagged run)" : "");
+				 flagged ? " (and a round for each round with a flagged run, as many at most)" : "");
 		} else if (r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s) {
 			snprintf(why, sizeof(why), "another round would pass --budget");
 		} else {
