@@ -30,8 +30,13 @@ int race_init(struct runner *r, char *err, size_t errlen)
 		snprintf(err, errlen, "racing sweeps effective_io_concurrency alone; this plan varies other settings too");
 		return -EINVAL;
 	}
-	json_object_set_new(plan, "racing", json_pack("{s:f, s:i, s:[], s:n}", "margin", r->cfg.margin,
-						      "from_round", DECISION_FIRST_RACE, "dropped", "stopped"));
+	json_t *peers = json_array();
+
+	for (int i = 0; i < r->cfg.npeers; i++)
+		json_array_append_new(peers, json_string(r->cfg.peers[i]));
+	json_object_set_new(plan, "racing", json_pack("{s:f, s:i, s:o, s:[], s:n}", "margin", r->cfg.margin,
+						      "from_round", DECISION_FIRST_RACE, "peers", peers,
+						      "dropped", "stopped"));
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
@@ -45,6 +50,26 @@ static int left_after(const json_t *rc, const char *value)
 		if (!strcmp(json_string_value(json_object_get(d, "value")) ?: "", value))
 			return (int)json_integer_value(json_object_get(d, "after_round"));
 	return 0;
+}
+
+int race_resume(struct runner *r)
+{
+	const json_t *peers = json_object_get(racing(r), "peers"), *p;
+	size_t i;
+
+	if (!racing(r))
+		return 0;
+	r->cfg.race = true;
+	if (!r->cfg.npeers)
+		json_array_foreach(peers, i, p)
+			if (json_is_string(p) && r->npeer_names < DECISION_MAX_QUERIES - 1)
+				r->peer_names[r->npeer_names++] = json_string_value(p);
+	if (r->npeer_names) {
+		r->cfg.peers = r->peer_names;
+		r->cfg.npeers = r->npeer_names;
+	}
+	race_apply_drops(r);
+	return 1;
 }
 
 void race_apply_drops(struct runner *r)

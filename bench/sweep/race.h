@@ -27,6 +27,10 @@ int race_init(struct runner *r, char *err, size_t errlen);
  */
 int race_after_round(struct runner *r, int *decided, int *flagged, char *err, size_t errlen);
 
+/* On --resume of a raced sweep: racing on again, its peers as recorded,
+ * the values that left taken out of the plan. 1 when it was raced. */
+int race_resume(struct runner *r);
+
 /* Take the plan's trials of values that left the race out (after --resume). */
 void race_apply_drops(struct runner *r);
 

@@ -550,8 +550,8 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 		ret = runner_meta_write(r, argc, argv, err, errlen);
 	else if (ret == 0)
 		json_decref(runner_meta_device(r));	/* only the device to watch */
-	if (ret == 0 && r->resumed && json_object_get(json_object_get(r->meta, "plan"), "racing"))
-		r->cfg.race = true, race_apply_drops(r);
+	if (ret == 0 && r->resumed)
+		race_resume(r);
 	if (ret == 0 && r->cfg.race && !(r->cfg.margin > 0))
 		r->cfg.margin = report_num_at(r->meta, "plan.racing.margin") > 0 ?
 				report_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;

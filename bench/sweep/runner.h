@@ -70,6 +70,8 @@ struct runner {
 	double started_s;
 	int    ran;                   /* trials this command ran */
 	bool   primed;                /* this command's priming trial is done */
+	const char *peer_names[8];    /* a resumed race's peers, from meta.json */
+	int    npeer_names;
 	const volatile sig_atomic_t *stop;
 };
 
