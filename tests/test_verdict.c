@@ -219,6 +219,43 @@ static void quick_issue(void **state)
 	verdict_free(&v);
 }
 
+/* Racing on the records: what leaves, and why. */
+static void racing(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	enum decision_drop why[DECISION_MAX_VALUES];
+	size_t by[DECISION_MAX_VALUES];
+	char err[1024];
+
+	(void)state;
+	/* concurrency-bound: 32 decided; 64 above it, the smaller ones out */
+	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(decision_race(&g.in, &g.d, why, by), 5);
+	assert_int_equal(why[5], DECISION_ABOVE);               /* 64 */
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(why[k], DECISION_OUT);         /* 0, 1, 4, 16 */
+	assert_int_equal(why[4], DECISION_KEEP);                /* 32, the answer */
+	assert_string_equal(g.values[by[0]], "32");
+	regret_free(&g);
+	verdict_free(&v);
+	/* presets that disagree, decided at a price on 4: 1 costs more at
+	 * worst than 4 can and is nobody's reference, so it leaves; 0, blog's
+	 * fastest, stays; 16, 32 and 64 are above the decided answer */
+	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(decision_race(&g.in, &g.d, why, by), 4);
+	assert_int_equal(why[1], DECISION_OUT);
+	assert_string_equal(g.values[by[1]], "4");
+	assert_int_equal(why[0], DECISION_KEEP);
+	assert_int_equal(why[2], DECISION_KEEP);
+	for (int k = 3; k < 6; k++)
+		assert_int_equal(why[k], DECISION_ABOVE);
+	regret_free(&g);
+	verdict_free(&v);
+}
+
 static void refused_and_missing(void **state)
 {
 	struct verdict v;
@@ -254,6 +291,7 @@ int main(void)
 		cmocka_unit_test(bound),
 		cmocka_unit_test(disturbed),
 		cmocka_unit_test(quick_issue),
+		cmocka_unit_test(racing),
 		cmocka_unit_test(refused_and_missing),
 	};
 
