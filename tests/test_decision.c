@@ -160,6 +160,23 @@ static void noisy_value_not_favoured(void **state)
 	assert_true(within <= SWEEPS / 20);
 }
 
+/* Two values that share no round cannot be shown within each other's margin. */
+static void unpaired_values(void **state)
+{
+	/* rounds 1-3 of values 0, 1, 2; value 1 left out in 1 and 2, value 2 in 3 */
+	double ms[3 * 3] = { 100, 101, 99,  NAN, NAN, 100,  100, 100, NAN };
+	struct decision_input in = { .nvalues = 3, .nqueries = 1, .nrounds = 3, .ms = ms,
+				     .margin = DECISION_MARGIN, .values = { "0", "1", "2" } };
+	struct decision d;
+
+	(void)state;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_true(isinf(d.cell[0][1].hi));
+	assert_true(isinf(d.cell[0][2].hi));
+	assert_false(d.good[1]);
+	assert_false(d.good[2]);
+}
+
 /* ---- racing against the fixed design ---- */
 
 struct outcome {
@@ -257,6 +274,7 @@ int main(void)
 		cmocka_unit_test(slow_value_rarely_within),
 		cmocka_unit_test(close_value_mostly_within),
 		cmocka_unit_test(noisy_value_not_favoured),
+		cmocka_unit_test(unpaired_values),
 		cmocka_unit_test(racing_matches_fixed),
 	};
 

@@ -139,19 +139,25 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 {
 	double t = decision_t(DECISION_LEVEL, q->df), t_drop = decision_t(DECISION_DROP_LEVEL, q->df);
 	double est = -INFINITY, lo = -INFINITY, hi = -INFINITY, lo_drop = -INFINITY;
+	int unpaired = 0;
 
 	memset(c, 0, sizeof(*c));
 	for (size_t k = 0; k < f->nk; k++)
 		c->runs += f->use[v * f->nk + k];
 	for (size_t u = 0; u < f->nv; u++) {
 		double s = 0, se;
-		size_t n = 0;
+		size_t n = 0, nu = 0;
 
 		if (u == v)
 			continue;
-		for (size_t k = 0; k < f->nk; k++)
+		for (size_t k = 0; k < f->nk; k++) {
+			nu += f->use[u * f->nk + k];
 			if (f->use[v * f->nk + k] && f->use[u * f->nk + k])
 				s += y_of(f, v, k) - y_of(f, u, k), n++;
+		}
+		/* a value with runs but none in a round with V's: V cannot be
+		 * shown within the margin of it */
+		unpaired |= !n && nu;
 		if (!n)
 			continue;
 		se = q->sigma * sqrt(2.0 / (double)n);
@@ -166,7 +172,7 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 		return;
 	}
 	c->est = exp(fmax(est, 0));
-	c->hi = exp(fmax(hi, 0));
+	c->hi = unpaired ? INFINITY : exp(fmax(hi, 0));
 	c->lo = exp(fmax(lo, 0));
 	c->lo_drop = exp(fmax(lo_drop, 0));
 }

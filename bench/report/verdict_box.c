@@ -93,7 +93,10 @@ static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 	char x[32], y[32];
 	const char *stop = stopped(v);
 
-	if (d->regime == DECISION_OPEN)
+	if (d->regime == DECISION_OPEN && !isfinite(d->cell[q][a].hi))
+		fprintf(f, "in %s, %s and another value share no round of kept runs (runs flagged as disturbed are left out), so it has no upper bound yet",
+			g->names[q], g->values[a]);
+	else if (d->regime == DECISION_OPEN)
 		fprintf(f, "%s's upper bound in %s is %s, above the %s the margin allows", g->values[a],
 			g->names[q], regret_fmt_x(x, sizeof(x), d->cell[q][a].hi),
 			regret_fmt_x(y, sizeof(y), 1 + g->in.margin));
@@ -237,7 +240,8 @@ static void cell_text(char *buf, size_t len, const struct decision_cell *c)
 	else
 		snprintf(buf, len, "%s (%.*s-%.*s)", regret_fmt_x(e, sizeof(e), c->est),
 			 (int)strlen(regret_fmt_x(a, sizeof(a), c->lo)) - 1, a,
-			 (int)strlen(regret_fmt_x(b, sizeof(b), c->hi)) - 1, b);
+			 isfinite(c->hi) ? (int)strlen(regret_fmt_x(b, sizeof(b), c->hi)) - 1 : 1,
+			 isfinite(c->hi) ? b : "?");
 }
 
 static void regret_table(struct doc *d, const struct regret *g)
@@ -275,7 +279,7 @@ static void table_words(struct doc *d, const struct regret *g)
 	fprintf(f, "Regret: a value's time over the fastest other value's in that query, paired within rounds (each round runs every value once); in brackets its 90%% interval, each end a 95%% one-sided bound (Student's t on the log times, a value + round model, ");
 	for (size_t q = 0; q < g->in.nqueries; q++)
 		fprintf(f, "%s%.0f degrees of freedom in %s", q ? ", " : "", g->d.q[q].df, g->names[q]);
-	fprintf(f, "). Within: the upper end is at most %.2fx in every query; out: the lower end is above that in some query. The margin is %.0f%% (--margin).",
+	fprintf(f, "). Within: the upper end is at most %.2fx in every query; out: the lower end is above that in some query; ?: no round shared with another value's kept runs. The margin is %.0f%% (--margin).",
 		1 + g->in.margin, g->in.margin * 100);
 	if (g->d.regime == DECISION_PRICE)
 		fprintf(f, " No value can be within in every query, so the margin applies to the worst case: as cheap at worst means a worst-case upper end at most %.2fx the least worst case's lower end; costs more, a worst-case lower end above %.2fx the least upper end.",
