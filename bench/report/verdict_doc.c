@@ -38,7 +38,9 @@ static void device_facts(struct doc *d, const json_t *m)
 	doc_row(d, (const char *const[]){ "vendor", or_unknown(report_str_at(dev, "vendor", NULL)) });
 	doc_row(d, (const char *const[]){ "size", sz });
 	doc_row(d, (const char *const[]){ "transport", or_unknown(report_str_at(dev, "transport", NULL)) });
-	doc_row(d, (const char *const[]){ "rotational", json_is_boolean(rot) ? json_is_true(rot) ? "yes (a spinning disk, says the kernel)" : "no" : "not in sysfs" });
+	doc_row(d, (const char *const[]){ "rotational", !json_is_boolean(rot) ? "not in sysfs" : !json_is_true(rot) ? "no" :
+		!strcmp(report_str_at(dev, "transport", NULL) ?: "", "virtio") ?
+		"yes, says the kernel (a virtio disk says so unless its host tells otherwise)" : "yes (a spinning disk, says the kernel)" });
 	doc_row(d, (const char *const[]){ "scheduler", or_unknown(report_str_at(dev, "scheduler", NULL)) });
 	{
 		char q[32], ra[32], ms[32];
