@@ -4,7 +4,8 @@
  * times is a difference. The model is fitted by backfitting (value effects,
  * then round effects, until they settle), which handles rounds where
  * racing left some values out. A round with one value carries no pair and
- * is left out of the fit.
+ * is left out of the fit. Two values paired in no round (their runs there
+ * left out) are compared by the model's round-adjusted means.
  */
 #include "bench/report/decision.h"
 
@@ -139,7 +140,6 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 {
 	double t = decision_t(DECISION_LEVEL, q->df), t_drop = decision_t(DECISION_DROP_LEVEL, q->df);
 	double est = -INFINITY, lo = -INFINITY, hi = -INFINITY, lo_drop = -INFINITY;
-	int unpaired = 0;
 
 	memset(c, 0, sizeof(*c));
 	for (size_t k = 0; k < f->nk; k++)
@@ -155,12 +155,17 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 			if (f->use[v * f->nk + k] && f->use[u * f->nk + k])
 				s += y_of(f, v, k) - y_of(f, u, k), n++;
 		}
-		/* a value with runs but none in a round with V's: V cannot be
-		 * shown within the margin of it */
-		unpaired |= !n && nu;
-		if (!n)
+		if (!n && !nu)
 			continue;
-		se = q->sigma * sqrt(2.0 / (double)n);
+		if (n) {
+			se = q->sigma * sqrt(2.0 / (double)n);
+		} else {
+			/* no round with both (runs left out): the model's
+			 * round-adjusted means, each with its own runs */
+			s = f->mu[v] - f->mu[u];
+			n = 1;
+			se = q->sigma * sqrt(1.0 / (double)c->runs + 1.0 / (double)nu);
+		}
 		est = fmax(est, s / (double)n);
 		hi = fmax(hi, isfinite(se) ? s / (double)n + t * se : INFINITY);
 		lo = fmax(lo, isfinite(se) ? s / (double)n - t * se : 0);
@@ -172,7 +177,7 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 		return;
 	}
 	c->est = exp(fmax(est, 0));
-	c->hi = unpaired ? INFINITY : exp(fmax(hi, 0));
+	c->hi = exp(fmax(hi, 0));
 	c->lo = exp(fmax(lo, 0));
 	c->lo_drop = exp(fmax(lo_drop, 0));
 }

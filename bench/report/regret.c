@@ -151,7 +151,7 @@ static int fill(struct regret *g, size_t q)
 	return 0;
 }
 
-static void read_drops(struct regret *g, const struct report *r)
+static void read_drops(struct regret *g, const struct report *r, const char *query)
 {
 	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), "dropped"), *o;
 	size_t i;
@@ -163,6 +163,7 @@ static void read_drops(struct regret *g, const struct report *r)
 			break;
 		d = &g->drops[g->ndrops++];
 		snprintf(d->value, sizeof(d->value), "%s", report_str_at(o, "value", NULL) ?: "?");
+		snprintf(d->query, sizeof(d->query), "%s", query);
 		d->after_round = (int)json_integer_value(json_object_get(o, "after_round"));
 		snprintf(d->why, sizeof(d->why), "%s", report_str_at(o, "why", NULL) ?: "");
 	}
@@ -217,7 +218,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 		if (g->qrounds[q] > g->rounds)
 			g->rounds = g->qrounds[q];
 		g->priming += reps[q]->priming;
-		read_drops(g, reps[q]);
+		read_drops(g, reps[q], names[q]);
 	}
 	g->in.nqueries = n;
 	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);

@@ -31,6 +31,7 @@ struct regret_flag {
 
 struct regret_drop {
 	char   value[32];
+	char   query[96];             /* the sweep it left */
 	int    after_round;
 	char   why[200];
 };

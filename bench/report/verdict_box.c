@@ -205,14 +205,21 @@ static json_t *caveats(const struct verdict *v, const struct regret *g)
 
 /* ---- the regret table ---- */
 
+/* "left after round 3", or "left blog's sweep after 6, sparse's after 4". */
 static const char *drop_of(const struct regret *g, size_t v, char *buf, size_t len)
 {
+	size_t n = 0, used = 0;
+
 	for (size_t i = 0; i < g->ndrops; i++)
-		if (!strcmp(g->drops[i].value, g->values[v])) {
-			snprintf(buf, len, "left after round %d", g->drops[i].after_round);
-			return buf;
-		}
-	return NULL;
+		n += !strcmp(g->drops[i].value, g->values[v]);
+	if (!n)
+		return NULL;
+	for (size_t i = 0; i < g->ndrops && used < len; i++)
+		if (!strcmp(g->drops[i].value, g->values[v]))
+			used += (size_t)(n == 1 ? snprintf(buf, len, "left after round %d", g->drops[i].after_round) :
+					 snprintf(buf + used, len - used, "%s%s after %d", used ? ", " : "left ",
+						  g->drops[i].query, g->drops[i].after_round));
+	return buf;
 }
 
 static const char *state_of(const struct regret *g, size_t v, char *buf, size_t len)
@@ -247,7 +254,7 @@ static void cell_text(char *buf, size_t len, const struct decision_cell *c)
 static void regret_table(struct doc *d, const struct regret *g)
 {
 	size_t nc = g->in.nqueries + 3;
-	char heads[DECISION_MAX_QUERIES + 3][64], cells[DECISION_MAX_QUERIES + 3][64], x[32];
+	char heads[DECISION_MAX_QUERIES + 3][64], cells[DECISION_MAX_QUERIES + 3][64], x[64];
 	const char *h[DECISION_MAX_QUERIES + 3], *c[DECISION_MAX_QUERIES + 3];
 
 	snprintf(heads[0], 64, "value");
@@ -417,7 +424,8 @@ void verdict_racing(struct doc *d, const struct verdict *v, const struct regret 
 	if (!g->ndrops)
 		doc_para(d, "No value left the race: every value ran every round.");
 	for (size_t i = 0; i < g->ndrops; i++)
-		doc_para(d, "%s left after round %d: %s.", g->drops[i].value, g->drops[i].after_round, g->drops[i].why);
+		doc_para(d, "%s left the sweep of %s after round %d: %s.", g->drops[i].value, g->drops[i].query,
+			 g->drops[i].after_round, g->drops[i].why);
 	if (!g->nflags)
 		doc_para(d, "No run was flagged as disturbed (the rule: on 13-17 an index phase over %.1fx the series' median; steal time over %.0f%%; the device over %.1fx the value's median ms per MiB read).",
 			 REGRET_INDEX_X, REGRET_STEAL_PCT, REGRET_MS_PER_MIB_X);
@@ -458,7 +466,7 @@ static const char *regime_name(enum decision_regime r)
 static json_t *regret_json(const struct regret *g)
 {
 	json_t *rows = json_array();
-	char x[32];
+	char x[64];
 
 	for (size_t v = 0; v < g->in.nvalues; v++) {
 		json_t *qs = json_object();
@@ -482,7 +490,8 @@ static json_t *history_json(const struct regret *g, json_t **flagged)
 
 	*flagged = json_array();
 	for (size_t i = 0; i < g->ndrops; i++)
-		json_array_append_new(drops, json_pack("{s:o, s:i, s:s}", "value", value_json(g->drops[i].value),
+		json_array_append_new(drops, json_pack("{s:o, s:s, s:i, s:s}", "value", value_json(g->drops[i].value),
+						       "query", g->drops[i].query,
 						       "after_round", g->drops[i].after_round, "why", g->drops[i].why));
 	for (size_t i = 0; i < g->nflags; i++)
 		json_array_append_new(*flagged, json_pack("{s:s, s:o, s:i, s:s}", "query", g->names[g->flags[i].q],
