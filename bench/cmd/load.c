@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/pg/settings.h"
 #include "bench/cli/stop.h"
-#include "bench/pg/lock.h"
+#include "bench/pg/cluster.h"
 #include "bench/cmd/cmd.h"
 #include "bench/cli/manpage.h"
 #include "bench/dataset/dataset.h"
@@ -113,15 +112,9 @@ int cmd_load(int argc, char **argv)
 	ret = parse(&o, argc, argv, &dc);
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
-	ret = server_resolve(&o.srv, &s, err, sizeof(err));
-	if (ret == 0)
-		ret = lock_hold_cluster(&s, err, sizeof(err));
-	if (ret == 0)
-		ret = server_ready_db(&s, err, sizeof(err));
+	ret = cluster_take(&o.srv, &s, CLUSTER_DB | CLUSTER_RECOVER, "load", err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
-	if (settings_recover_running("load", &s) < 0)
-		return EXIT_RUN_FAILED;
 	cli_catch_stop(true);
 	progress_init(&bar, stderr);
 	ret = dataset_load(&s, &dc, show_progress, &bar, &info, err, sizeof(err));

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "bench/cli/stop.h"
+#include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
 #include "bench/cli/manpage.h"
@@ -71,11 +72,7 @@ static void show_step(void *arg, const char *step, double done, double total,
 
 static int resolve(const struct server_cfg *cfg, struct server *s, char *err, size_t errlen)
 {
-	int ret = server_resolve(cfg, s, err, errlen);
-
-	if (ret == 0)
-		ret = lock_hold_cluster(s, err, errlen);
-	return ret < 0 ? ret : server_ready_db(s, err, errlen);
+	return cluster_take(cfg, s, CLUSTER_DB, "tpcb", err, errlen);
 }
 
 static void print_init(const struct tpcb_init_result *r, bool json)

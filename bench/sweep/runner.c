@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/cli/progress.h"
+#include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
@@ -403,18 +404,14 @@ static uint64_t random_seed(void)
 
 static int prepare_server(struct runner *r, char *err, size_t errlen)
 {
-	int ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
+	int ret;
 
-	if (ret == 0)
-		ret = lock_hold_cluster(&r->srv, err, errlen);
-
-	if (ret == 0 && r->srv.external && !r->srv.restart_cmd[0] && !r->cfg.warm) {
+	if (r->cfg.srv.dsn && !r->cfg.srv.restart_cmd && !r->cfg.warm) {
 		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
 		return -EINVAL;
 	}
-	if (ret == 0 && !r->srv.external)
-		ret = r->cfg.workload->makes_tables ? server_ready_db(&r->srv, err, errlen) :
-		      server_start(&r->srv, err, errlen);
+	ret = cluster_take(&r->cfg.srv, &r->srv, r->cfg.workload->makes_tables ? CLUSTER_DB : CLUSTER_START,
+			   r->cfg.command, err, errlen);
 	if (ret == 0 && !r->srv.external) {
 		PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 
