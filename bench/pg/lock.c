@@ -330,3 +330,13 @@ int lock_hold_folder(const char *dir, char *err, size_t errlen)
 		return -ENOSPC;
 	return hold(l, lock_folder(dir, who, l, err, errlen), err, errlen);
 }
+
+int lock_hold_new_folder(const char *command, const char *out, char *dir, size_t len,
+			 char *err, size_t errlen)
+{
+	int ret = record_dir_create(NULL, command, out, dir, len, err, errlen);
+
+	if (ret == -EEXIST && out)
+		return -EINVAL;	/* the folder the user named is taken */
+	return ret < 0 ? ret : lock_hold_folder(dir, err, errlen);
+}

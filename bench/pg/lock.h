@@ -74,4 +74,10 @@ void lock_set_holder(int argc, char *const argv[]);
 int lock_hold_cluster(const struct server *s, char *err, size_t errlen);
 int lock_hold_folder(const char *dir, char *err, size_t errlen);
 
+/* A new result folder (record_dir_create(): OUT, else
+ * results/<UTC>-COMMAND) into DIR, held as above: every command that makes
+ * one makes it here. 0; -EINVAL when OUT is taken or in use; -errno. */
+int lock_hold_new_folder(const char *command, const char *out, char *dir, size_t len,
+			 char *err, size_t errlen);
+
 #endif

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "bench/sweep/runner_meta.h"
 #include "io/clock.h"
 #include "io/faultpoint.h"
+#include "io/rng.h"
 
 const char *runner_value(const struct runner *r, int combo, int i)
 {
@@ -393,15 +393,6 @@ static int run_rounds(struct runner *r, char *err, size_t errlen)
 
 /* ---- setup ---- */
 
-static uint64_t random_seed(void)
-{
-	uint64_t s = 0;
-
-	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
-		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	return s & ((1ULL << 62) - 1);
-}
-
 static int prepare_server(struct runner *r, char *err, size_t errlen)
 {
 	int ret;
@@ -435,7 +426,7 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 {
 	int ret;
 
-	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : random_seed();
+	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : rng_fresh_seed((1ULL << 62) - 1);
 
 	if (r->cfg.resume) {
 		ret = lock_hold_folder(r->cfg.resume, err, errlen);
@@ -460,11 +451,7 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 	if (ret == 0 && r->resumed)
 		ret = runner_meta_check_identity(r, err, errlen);
 	if (ret == 0 && !r->resumed) {
-		ret = record_dir_create(NULL, r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
-		if (ret == -EEXIST && r->cfg.out)
-			ret = -EINVAL;	/* the folder the user named is taken */
-		if (ret == 0)
-			ret = lock_hold_folder(r->dir, err, errlen);
+		ret = lock_hold_new_folder(r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
 	}
 	if (ret == 0 && !r->resumed)
 		ret = runner_meta_write(r, argc, argv, err, errlen);
