@@ -23,7 +23,7 @@
 #include "bench/cmd/cmd.h"
 #include "bench/cli/manpage.h"
 #include "bench/cli/redact.h"
-#include "bench/cmd/probe.h"
+#include "bench/probe/probe_plan.h"
 #include "bench/cli/opts.h"
 #include "bench/cli/progress.h"
 #include "bench/record/record.h"
@@ -327,19 +327,19 @@ static int check_lists(const struct run *r, char *err, size_t errlen)
 {
 	const char *eic = r->o.eic ? r->o.eic : r->o.quick ? RUN_EIC_QUICK : RUN_EIC;
 	struct sweep_grid *g = calloc(1, sizeof(*g));
-	long long d[PROBE_CMD_MAX_DEPTHS];
+	long long d[PROBE_PLAN_MAX_DEPTHS];
 	int ret = g ? sweep_grid_add_eic(g, eic, err, errlen) : -ENOMEM, nonzero = 0;
 
 	for (int i = 0; ret == 0 && i < g->s[0].nvalues; i++)
 		nonzero += strcmp(g->s[0].values[i], "0") != 0;
 	free(g);
-	if (ret == 0 && !r->o.no_probe && nonzero > PROBE_CMD_MAX_DEPTHS) {
+	if (ret == 0 && !r->o.no_probe && nonzero > PROBE_PLAN_MAX_DEPTHS) {
 		snprintf(err, errlen, "--eic: %d values besides 0; the replays run each as a depth, at most %d (or give --no-probe)",
-			 nonzero, PROBE_CMD_MAX_DEPTHS);
+			 nonzero, PROBE_PLAN_MAX_DEPTHS);
 		ret = -EINVAL;
 	}
 	if (ret == 0 && r->o.depths &&
-	    opts_parse_ll_list("depths", r->o.depths, 1, PROBE_MAX_DEPTH, d, PROBE_CMD_MAX_DEPTHS, err, errlen) < 0)
+	    opts_parse_ll_list("depths", r->o.depths, 1, PROBE_MAX_DEPTH, d, PROBE_PLAN_MAX_DEPTHS, err, errlen) < 0)
 		ret = -EINVAL;
 	return ret;
 }
