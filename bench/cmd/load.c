@@ -45,13 +45,13 @@ static const struct opt_desc load_table[] = {
 #define USAGE "eicbench load [--datadir DIR] [--rows N] [--seed S] [--recipe fast|blog] [--force] [--json]"
 
 
-static void show_progress(void *arg, const char *step, double done, double total,
-			  const char *unit)
+void cmd_load_progress(void *arg, const char *step, double done, double total,
+		       const char *unit)
 {
 	progress_update(arg, step, done, total, unit);
 }
 
-static void print_info(const struct dataset_info *d, bool json)
+void cmd_load_said(const struct dataset_info *d, bool json)
 {
 	if (json) {
 		json_t *j = dataset_info_json(d);
@@ -117,11 +117,11 @@ int cmd_load(int argc, char **argv)
 		return cmd_fail("load", ret, err);
 	cli_catch_stop(true);
 	progress_init(&bar, stderr);
-	ret = dataset_load(&s, &dc, show_progress, &bar, &info, err, sizeof(err));
+	ret = dataset_load(&s, &dc, cmd_load_progress, &bar, &info, err, sizeof(err));
 	progress_end(&bar);
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
-	print_info(&info, o.json);
+	cmd_load_said(&info, o.json);
 	return 0;
 }
 
