@@ -32,7 +32,7 @@ const char *runner_value(const struct runner *r, int combo, int i)
 
 enum settings_context runner_context(const struct runner *r, int i)
 {
-	return (enum settings_context)r->plan.grid.s[i].context;
+	return r->plan.grid.s[i].context;
 }
 
 int runner_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen)
@@ -84,7 +84,7 @@ static int check_setting(struct runner *r, PGconn *c, int i, char *err, size_t e
 	enum settings_context ctx;
 	int ret = settings_context_of(c, st->name, &ctx, err, errlen), k;
 
-	st->context = (enum sweep_context)ctx;
+	st->context = ctx;
 	if (ret == 0 && ctx != SETTINGS_SESSION) {
 		if (r->cfg.warm && ctx == SETTINGS_RESTART && !r->cfg.workload->warms_up) {
 			snprintf(err, errlen, "--set %s needs a server restart, which --warm rules out (a restart empties the caches)",
