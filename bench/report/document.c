@@ -1,5 +1,5 @@
 /*
- * doc: building the document and its three renderings; see doc.h.
+ * doc: building the document and its three renderings; see document.h.
  */
 #include "bench/report/document.h"
 
