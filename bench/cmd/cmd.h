@@ -56,4 +56,9 @@ int cmd_exit_code(int ret);
 /* Print "eicbench CMD: MSG" on stderr, and return cmd_exit_code(ret). */
 int cmd_fail(const char *cmd, int ret, const char *msg);
 
+/* After runner_main() returned RET with ERR: what went wrong, and with HINT
+ * how to finish a sweep stopped in its trials; the exit status. */
+struct runner;
+int cmd_runner_end(const struct runner *r, int ret, const char *err, bool hint);
+
 #endif

@@ -123,7 +123,7 @@ static int step_sweep(struct run *r, struct step *st)
 {
 	struct bitmap_cfg b = { .force_bitmap = true, .no_cache_check = !r->o.no_probe };
 	struct runner rn = { .stop = &cli_stopped };
-	char err[1024];
+	char err[4096];
 	int ret = 0;
 
 	rn.cfg = (struct runner_cfg){
@@ -138,9 +138,10 @@ static int step_sweep(struct run *r, struct step *st)
 		if (ret == 0)
 			ret = query_load(st->query, &b.q, err, sizeof(err));
 	}
-	if (ret == 0)
-		ret = cmd_exit_code(runner_main(&rn, r->argc, r->argv, finish_sweep));
-	else
+	if (ret == 0) {
+		ret = runner_main(&rn, r->argc, r->argv, finish_sweep, err, sizeof(err));
+		ret = cmd_runner_end(&rn, ret, err, false);	/* the run says how to go on */
+	} else
 		ret = say_fail("sweep", ret, err);
 	query_free(&b.q);
 	json_decref(b.refs);

@@ -467,42 +467,46 @@ void runner_free(struct runner *r)
 	r->meta = NULL;
 }
 
-/* Put the settings back; a failure is said and makes the run a failure. */
-static int restore(struct runner *r)
+/* Put the settings back; a failure makes the run a failure, its message
+ * added to ERR (which may hold the run's own). */
+static int restore(struct runner *r, char *err, size_t errlen)
 {
-	char err[2048];
+	char why[2048];
+	size_t used = strlen(err);
 
-	if (settings_restore(&r->journal, &r->srv, err, sizeof(err)) == 0)
+	if (settings_restore(&r->journal, &r->srv, why, sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "eicbench %s: %s\n", r->cfg.command, err);
+	snprintf(err + used, errlen - used, "%s%s", used ? "; and the settings were not put back: " : "", why);
 	return -EIO;
 }
 
 int runner_main(struct runner *r, int argc, char **argv,
-		int (*finish)(const char *dir, char *err, size_t errlen))
+		int (*finish)(const char *dir, char *err, size_t errlen), char *err, size_t errlen)
 {
-	const char *cmd = r->cfg.command;
-	char err[4096] = "";
 	int ret, back;
 
+	err[0] = '\0';
+	r->stage = RUNNER_SETUP;
 	r->started_s = clock_now_s();
-	ret = setup(r, argc, argv, err, sizeof(err));
+	ret = setup(r, argc, argv, err, errlen);
 	if (ret < 0) {
-		restore(r);
+		restore(r, err, errlen);
 		runner_free(r);
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 		return ret == -EPROTO ? -EINVAL : ret;
 	}
-	ret = run_rounds(r, err, sizeof(err));
-	back = restore(r);
-	if (ret < 0 && ret != -EINTR)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
-	if (ret < 0)	/* the folder exists once setup is done */
-		fprintf(stderr, "eicbench %s: %sfinished trials are in %s; finish with: eicbench %s --resume %s%s\n",
-			cmd, ret == -EINTR ? "interrupted; " : "", r->dir, cmd, r->dir,
-			r->srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
-	if (ret == 0 && back == 0 && finish && (ret = finish(r->dir, err, sizeof(err))) < 0)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	r->stage = RUNNER_TRIALS;
+	ret = run_rounds(r, err, errlen);
+	if (ret == -EINTR)
+		err[0] = '\0';	/* the interruption is said with how to finish */
+	else if (ret == 0)
+		err[0] = '\0';
+	back = restore(r, err, errlen);
+	if (ret == 0 && back == 0) {
+		r->stage = RUNNER_AFTER;
+		if (finish)
+			ret = finish(r->dir, err, errlen);
+	} else if (ret == 0)
+		r->stage = RUNNER_AFTER;
 	runner_free(r);
 	return ret == 0 && back == 0 ? 0 : ret == -EINVAL ? -EIO : ret < 0 ? ret : back;
 }
