@@ -24,7 +24,8 @@
 # ratio <= the row's CPU target (BENCH_PROBE_CPU_TARGET, or
 # BENCH_PROBE_CPU_TARGET_DEEP for io_uring at depths of 4 and more).
 # Both draw blocks uniformly with replacement (fio --norandommap). Raw
-# outputs and the table go to results/<UTC>-bench-probe/.
+# outputs, the table and the load average at the start and the end go to
+# results/<UTC>-bench-probe/.
 #
 # Environment: BENCH_PROBE_SIZE (4G), BENCH_PROBE_SECONDS (5),
 # BENCH_PROBE_DEPTHS ("1 4 16 64 128"), BENCH_PROBE_FILE (data/probe-file),
@@ -179,6 +180,7 @@ point() {
 }
 
 echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS to $MAX_ROUNDS rounds; raw output in $OUT" >&2
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/load.txt"
 {
 	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s %6s\n" "" "" "IOPS" "" "ratio" "" "" \
 		"CPU" "µs/IO" "ratio" "" "" "aqu-sz" "" "in flt" ""
@@ -194,8 +196,10 @@ done
 if [ "$PSYNC" = 1 ]; then
 	point psync psync 1 "$CPU_TARGET"
 fi
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
 cat "$OUT/rounds.txt"
 cat "$OUT/verdicts.txt"
+cat "$OUT/load.txt"
 if grep -qE 'LOW|HIGH' "$OUT/table.txt"; then
 	echo "bench-probe: some rows miss a target (median IOPS ratio >= $IOPS_TARGET with its interval reaching 1; CPU ratio <= $CPU_TARGET, $CPU_TARGET_DEEP for io_uring at depth 4 and more)" >&2
 else
