@@ -49,7 +49,9 @@ trap finish EXIT
 
 # plan N: this script makes N checks (skipped ones included). Once, at the
 # top; scripts/run-tests.sh fails a script whose "ok" / "not ok" lines are
-# not N, naming both counts.
+# not N, naming both counts. Adding checks, raise N by as many (when two
+# changes each raised it, add both raises); a check that runs only on some
+# machines needs a skip line on the others, so that N holds everywhere.
 plan() {
 	planned=$1
 	echo "1..$1"
