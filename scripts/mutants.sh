@@ -27,17 +27,17 @@ to    b->heap_phase.total_ms = b->node.total_ms;
 tests tests/test_explain it:sweep
 
 name  pick-one-step-up
-what  the recommended value one step above the rule's
-file  bench/report/verdict.c
-from  const char *value = report_value(r, &r->groups[idx[k]], r->swept);
-to    const char *value = report_value(r, &r->groups[idx[k + 1 < n ? k + 1 : k]], r->swept);
-tests tests/test_verdict it:run
+what  the answer one value above the smallest the rule accepts
+file  bench/report/decision.c
+from  return v;
+to    return v + 1 < in->nvalues && d->complete[v + 1] ? v + 1 : v;
+tests tests/test_decision tests/test_verdict it:run
 
 name  series-pick-one-step-up
-what  a sweep's recommended value one group past the smallest indistinguishable one
+what  a sweep's own recommendation one value above its decision's answer
 file  bench/report/report.c
-from  se->recommended = i;
-to    se->recommended = i + 1 < r->ngroups && r->groups[i + 1].series == id ? i + 1 : i;
+from  se->recommended = idx[d->answer];
+to    se->recommended = idx[d->answer + 1 < n ? d->answer + 1 : d->answer];
 tests tests/test_report it:run
 
 name  torn-cut-drops-record

@@ -2,7 +2,7 @@
 # cluster, the verdict's files, its numbers against the records, a render
 # from the records alone, the HTML page, compare of two runs, bad input.
 . tests/it/lib.sh
-plan 61
+plan 60
 D=$T/pg
 R=$T/r1
 cleanup_dirs="$D"
