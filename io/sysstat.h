@@ -9,6 +9,7 @@
 #ifndef IO_SYSSTAT_H
 #define IO_SYSSTAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -55,6 +56,10 @@ struct proc_snap {
 struct proc_delta {
 	double user_s, system_s;
 	double cpu_share;              /* (user+system) / elapsed, 1.0 = one core */
+	/* From schedstat (ns), when have_sched: on a CPU, and runnable but
+	 * waiting for one; their sum never exceeds the window. */
+	bool   have_sched;
+	double oncpu_s, runqueue_s;
 };
 
 /* /proc/PID/schedstat (or /proc/thread-self/schedstat): the time the task

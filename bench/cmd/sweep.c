@@ -66,7 +66,7 @@ static const struct opt_desc sweep_table[] = {
 	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
 	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
 	  "skip the check for caches below this machine before the first trial" },
-	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "50",
+	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "10",
 	  "how often the device and the backend are sampled during the query" },
 	{ 0 }
 };

@@ -21,7 +21,7 @@
 #include "io/clock.h"
 #include "io/faultpoint.h"
 
-#define DEFAULT_SAMPLE_MS 50
+#define DEFAULT_SAMPLE_MS 10
 
 static struct bitmap_cfg *cfg_of(const struct runner *r)
 {

@@ -21,7 +21,7 @@ struct bitmap_cfg {
 	const char *query_spec;        /* --query as given, or NULL */
 	struct query q;                /* its name and text */
 	bool jit, force_bitmap, allow_override, no_cache_check;
-	int  sample_ms;                /* 0: 50 */
+	int  sample_ms;                /* 0: 10 */
 	/* found by the check */
 	char relation[128];            /* the Bitmap Heap Scan's relation */
 	char tablespace[128];
