@@ -25,7 +25,8 @@
 	"       eicbench probe --relation NAME [--query blog|sparse|FILE] [--datadir DIR | --dsn CONNINFO] [OPTIONS]\n" \
 	"       eicbench probe --cache-check (--file PATH [--bs SIZE] | [--relation NAME] [--datadir DIR | --dsn CONNINFO]) [--seed S] [--json] [--out DIR]\n" \
 	"OPTIONS: [--engine psync,fadvise,io_uring,readstream] [--depth 1,2,4,...] [--combine N] [--bs 8k] [--direct]\n" \
-	"       [--duration 10s | --count N | --steady [--duration 30s]] [--json] [--out DIR] [--no-cold]"
+	"       [--duration 10s | --count N | --one-pass | --steady [--window 1s] [--duration 30s]] [--until-plateau]\n" \
+	"       [--sizes 128k,256k,...] [--json] [--out DIR] [--no-cold]"
 
 #define O(f) offsetof(struct probe_opts, f)
 static const struct opt_desc probe_table[] = {
@@ -49,6 +50,14 @@ static const struct opt_desc probe_table[] = {
 	{ "count", OPT_INT, O(count), 1, 1000000000000LL, "N", NULL, "blocks per point instead of a duration" },
 	{ "steady", OPT_FLAG, O(steady), 0, 0, NULL, NULL,
 	  "run each point until its IOPS is steady: the last 5 one-second windows within ±5% of their mean (5 s to --duration, default 30 s)" },
+	{ "window", OPT_SECONDS, O(window), 0, 60, "TIME", "1s",
+	  "with --steady: the length of a window (the rule needs 5 of them)" },
+	{ "one-pass", OPT_FLAG, O(one_pass), 0, 0, NULL, NULL,
+	  "each point reads every block of the pattern once (seq: the whole file; not with random)" },
+	{ "until-plateau", OPT_FLAG, O(until_plateau), 0, 0, NULL, NULL,
+	  "with ascending depths: an engine goes no deeper once two depths in a row add under 5% IOPS over the best before them" },
+	{ "sizes", OPT_STR, O(sizes), 0, 0, "LIST", NULL,
+	  "instead of --bs: run every point at each of these block sizes (e.g. 128k,256k,1m,4m for sequential reads), up to 16m" },
 	{ "cache-check", OPT_FLAG, O(cache_check), 0, 0, NULL, NULL,
 	  "instead of points: check for a cache below this machine (O_DIRECT re-reads against fresh reads)" },
 	{ "seed", OPT_INT, O(seed), 0, LLONG_MAX, "S", "1", "file form and --cache-check: seed of the random blocks" },
@@ -165,7 +174,8 @@ static int check_cache_form(const struct probe_opts *o, char *err, size_t len)
 	const char *bad = o->engine ? "engine" : o->depth ? "depth" : o->combine ? "combine" :
 			  o->duration > 0 ? "duration" : o->count ? "count" : o->steady ? "steady" :
 			  o->pattern ? "pattern" : o->direct ? "direct" : o->no_cold ? "no-cold" :
-			  o->query ? "query" : NULL;
+			  o->query ? "query" : o->one_pass ? "one-pass" : o->sizes ? "sizes" :
+			  o->until_plateau ? "until-plateau" : o->window > 0 ? "window" : NULL;
 
 	if (!bad && o->bs && !o->file && !o->relation) {
 		snprintf(err, len, "--bs does not apply to the data set's files, which are read in the server's block_size");
@@ -186,17 +196,29 @@ static int plan_time(const struct probe_opts *o, struct probe_plan *p, char *err
 	p->count = (uint64_t)o->count;
 	p->duration_s = o->duration;
 	p->steady = o->steady;
-	if (o->count && (o->duration > 0 || o->steady)) {
-		snprintf(err, len, "--count excludes --%s; give one", o->steady ? "steady" : "duration");
+	p->one_pass = o->one_pass;
+	p->window_s = o->window > 0 ? o->window : 1.0;
+	if (o->count && (o->duration > 0 || o->steady || o->one_pass)) {
+		snprintf(err, len, "--count excludes --%s; give one", o->steady ? "steady" : o->one_pass ? "one-pass" : "duration");
+		return -EINVAL;
+	}
+	if (o->one_pass && (o->duration > 0 || o->steady)) {
+		snprintf(err, len, "--one-pass excludes --%s; give one", o->steady ? "steady" : "duration");
+		return -EINVAL;
+	}
+	if (o->window > 0 && !o->steady) {
+		snprintf(err, len, "--window belongs to --steady; give that too, or leave --window out");
 		return -EINVAL;
 	}
 	if (!o->steady)
 		return 0;
+	lo = CURVE_STEADY_WINDOWS * p->window_s;
+	hi = PROBE_MAX_WINDOWS * p->window_s;
 	if (p->duration_s <= 0)
 		p->duration_s = PROBE_CMD_STEADY_MAX_S;
 	if (p->duration_s < lo || p->duration_s > hi) {
-		snprintf(err, len, "--duration: %g s with --steady is outside %g..%g s (the rule needs %d one-second windows)",
-			 p->duration_s, lo, hi, CURVE_STEADY_WINDOWS);
+		snprintf(err, len, "--duration: %g s with --steady is outside %g..%g s (the rule needs %d windows of %g s)",
+			 p->duration_s, lo, hi, CURVE_STEADY_WINDOWS, p->window_s);
 		return -EINVAL;
 	}
 	return 0;
@@ -215,6 +237,51 @@ static int plan_combine(const struct probe_opts *o, struct probe_plan *p, char *
 		return -EINVAL;
 	}
 	return probe_cmd_check_buffers(p, err, len);
+}
+
+/* --sizes: block sizes, each a multiple of 512 (4096 with --direct), ascending or not. */
+static int plan_sizes(const struct probe_opts *o, struct probe_plan *p, char *err, size_t len)
+{
+	const char *at = o->sizes;
+
+	if (!at)
+		return 0;
+	if (o->bs) {
+		snprintf(err, len, "--sizes and --bs both given; give one");
+		return -EINVAL;
+	}
+	for (;;) {
+		size_t n = strcspn(at, ",");
+		char one[32];
+		uint64_t v = 0;
+
+		snprintf(one, sizeof(one), "%.*s", (int)(n < sizeof(one) ? n : sizeof(one) - 1), at);
+		if (p->nsizes == PROBE_CMD_MAX_SIZES || opts_parse_size(one, &v) < 0 || v < 512 ||
+		    v > PROBE_CMD_MAX_SIZE || v % 512 || (o->direct && v % 4096)) {
+			snprintf(err, len, "--sizes: '%s' is not allowed; give up to %d sizes from 512 to 16m, each a multiple of 512 (of 4k with --direct), comma-separated",
+				 one, PROBE_CMD_MAX_SIZES);
+			return -EINVAL;
+		}
+		p->sizes[p->nsizes++] = (uint32_t)v;
+		at += n;
+		if (!*at++)
+			break;
+	}
+	p->block_bytes = p->sizes[0];
+	return 0;
+}
+
+/* --until-plateau walks the depths upward. */
+static int plan_plateau(const struct probe_opts *o, struct probe_plan *p, char *err, size_t len)
+{
+	p->until_plateau = o->until_plateau;
+	for (unsigned i = 1; o->until_plateau && i < p->ndepths; i++)
+		if (p->depths[i] <= p->depths[i - 1]) {
+			snprintf(err, len, "--until-plateau needs --depth in ascending order; %u comes after %u",
+				 p->depths[i], p->depths[i - 1]);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 /* What both forms share. */
@@ -238,7 +305,8 @@ static int plan_common(const struct probe_opts *o, struct probe_plan *p,
 		return check_cache_form(o, err, len);
 	if ((rc = plan_time(o, p, err, len)) < 0 ||
 	    (rc = parse_engines(o->engine ? o->engine : DEFAULT_ENGINES, p, err, len)) < 0 ||
-	    (rc = parse_depths(o->depth ? o->depth : DEFAULT_DEPTHS, p, err, len)) < 0)
+	    (rc = parse_depths(o->depth ? o->depth : DEFAULT_DEPTHS, p, err, len)) < 0 ||
+	    (rc = plan_sizes(o, p, err, len)) < 0 || (rc = plan_plateau(o, p, err, len)) < 0)
 		return rc;
 	return plan_combine(o, p, err, len);
 }
@@ -263,7 +331,11 @@ static int plan_from_opts(const struct probe_opts *o, struct probe_plan *p,
 	/* the file form, or the relation form over its own blocks */
 	if ((rc = parse_pattern(o->pattern ? o->pattern : "random", p, err, len)) < 0)
 		return rc;
-	if (p->kind != BLOCKS_REPLAY && !p->count && p->duration_s <= 0)
+	if (p->one_pass && p->kind == BLOCKS_RANDOM) {
+		snprintf(err, len, "--one-pass reads every block of a pattern once; random has no such pass: give --pattern seq, or --duration or --count");
+		return -EINVAL;
+	}
+	if (p->kind != BLOCKS_REPLAY && !p->count && p->duration_s <= 0 && !p->one_pass)
 		p->duration_s = 10.0;
 	return 0;
 }

@@ -37,15 +37,18 @@
 #define PROBE_CMD_MAX_DEPTHS  32
 #define PROBE_CMD_COMBINE     16     /* io_combine_limit's default, 128kB of 8 kB blocks */
 #define PROBE_CMD_STEADY_MAX_S 30.0  /* --steady without --duration */
+#define PROBE_CMD_MAX_SIZES   16
+#define PROBE_CMD_MAX_SIZE    (16u << 20)   /* --sizes: 16 MiB a read at most */
 
 /* The options as given; NULL / 0 / false when absent. */
 struct probe_opts {
 	struct server_cfg srv;
 	const char *file, *relation, *query, *engine, *depth, *pattern, *out;
 	uint64_t    bs;
-	bool        direct, json, no_cold, steady, cache_check;
-	double      duration;
+	bool        direct, json, no_cold, steady, cache_check, one_pass, until_plateau;
+	double      duration, window;
 	long long   count, seed, combine;
+	const char *sizes;
 };
 
 struct probe_plan {
@@ -63,6 +66,11 @@ struct probe_plan {
 	unsigned           ndepths;
 	unsigned           combine;        /* readstream: blocks per read at most */
 	uint32_t           block_bytes;
+	uint32_t           sizes[PROBE_CMD_MAX_SIZES];   /* --sizes: each point at each size */
+	unsigned           nsizes;         /* 0: block_bytes alone */
+	bool               one_pass;       /* each point reads the pattern's blocks once */
+	bool               until_plateau;  /* an engine goes no deeper once IOPS stop rising */
+	double             window_s;       /* --steady's window */
 	bool               direct;
 	bool               cold;           /* evict (or drop, as root) before each point */
 	bool               json;           /* JSON lines on stdout, table on stderr */
@@ -76,6 +84,7 @@ struct probe_plan {
 
 /* IOPS per engine and depth, as the points ran, for the knee. */
 struct probe_curve {
+	bool     flat[PROBE_CMD_MAX_ENGINES];   /* stopped going deeper: IOPS stopped rising */
 	unsigned n[PROBE_CMD_MAX_ENGINES];
 	unsigned depth[PROBE_CMD_MAX_ENGINES][PROBE_CMD_MAX_DEPTHS];
 	double   iops[PROBE_CMD_MAX_ENGINES][PROBE_CMD_MAX_DEPTHS];

@@ -22,7 +22,7 @@ static json_t *lat_json(const struct hist_summary *l)
 }
 
 /* The windows of a steady point and whether the rule was met; null otherwise. */
-static json_t *steady_json(const struct probe_result *r)
+static json_t *steady_json(const struct probe_plan *p, const struct probe_result *r)
 {
 	json_t *w = json_array();
 
@@ -33,7 +33,7 @@ static json_t *steady_json(const struct probe_result *r)
 	for (unsigned i = 0; i < r->nwindows; i++)
 		json_array_append_new(w, json_real(r->window_iops[i]));
 	return json_pack("{s:b, s:f, s:i, s:f, s:o}", "reached", r->steady,
-			 "window_s", 1.0, "rule_windows", CURVE_STEADY_WINDOWS,
+			 "window_s", p->window_s > 0 ? p->window_s : 1.0, "rule_windows", CURVE_STEADY_WINDOWS,
 			 "rule_tolerance", CURVE_STEADY_TOLERANCE, "window_iops", w);
 }
 
@@ -51,7 +51,7 @@ json_t *probe_cmd_point_json(const struct probe_plan *p, const char *disk,
 			 "lat_ns", lat_json(&r->lat),
 			 "cpu_us_per_io", "user", r->cpu_user_us_per_io, "sys", r->cpu_sys_us_per_io,
 			 "disk", r->have_disk && disk ? record_disk_json(disk, &r->disk) : json_null(),
-			 "steady", steady_json(r), "stopped", r->stopped);
+			 "steady", steady_json(p, r), "stopped", r->stopped);
 }
 
 void probe_cmd_print_header(FILE *f, const struct probe_plan *p)
@@ -84,7 +84,7 @@ void probe_cmd_print_row(FILE *f, const struct probe_result *r)
 
 /* One engine's peak and knee: a line on F, an object for curve.json. */
 static json_t *knee_json(FILE *f, const char *engine, const unsigned *depths,
-			 const double *iops, unsigned n)
+			 const double *iops, unsigned n, bool flat)
 {
 	json_t *d = json_array(), *v = json_array();
 	struct curve_knee k;
@@ -94,17 +94,23 @@ static json_t *knee_json(FILE *f, const char *engine, const unsigned *depths,
 		json_decref(v);
 		return NULL;
 	}
-	fprintf(f, "%s: peak %.0f IOPS at depth %u; knee at depth %u (%.0f IOPS, the smallest depth reaching %.0f%% of the peak)\n",
-		engine, iops[k.peak], depths[k.peak], depths[k.knee], iops[k.knee],
-		CURVE_KNEE_SHARE * 100);
+	if (k.plateau)
+		fprintf(f, "%s: peak %.0f IOPS at depth %u; knee at depth %u (%.0f IOPS, the smallest depth reaching %.0f%% of the peak)%s\n",
+			engine, iops[k.peak], depths[k.peak], depths[k.knee], iops[k.knee],
+			CURVE_KNEE_SHARE * 100, flat ? "; deeper points stopped adding IOPS" : "");
+	else
+		fprintf(f, "%s: %.0f IOPS at depth %u, the deepest measured: no knee, IOPS may still rise deeper\n",
+			engine, iops[k.peak], depths[k.peak]);
 	for (unsigned i = 0; i < n; i++) {
 		json_array_append_new(d, json_integer(depths[i]));
 		json_array_append_new(v, json_real(iops[i]));
 	}
-	return json_pack("{s:s, s:o, s:o, s:i, s:f, s:i, s:f}", "engine", engine,
+	return json_pack("{s:s, s:o, s:o, s:i, s:f, s:o, s:o, s:b, s:b}", "engine", engine,
 			 "depths", d, "iops", v, "peak_depth", (int)depths[k.peak],
-			 "peak_iops", iops[k.peak], "knee_depth", (int)depths[k.knee],
-			 "knee_iops", iops[k.knee]);
+			 "peak_iops", iops[k.peak],
+			 "knee_depth", k.plateau ? json_integer((int)depths[k.knee]) : json_null(),
+			 "knee_iops", k.plateau ? json_real(iops[k.knee]) : json_null(),
+			 "plateau", k.plateau, "stopped_rising", flat);
 }
 
 json_t *probe_cmd_knees(FILE *f, const struct probe_plan *p, const struct probe_curve *c)
@@ -114,7 +120,7 @@ json_t *probe_cmd_knees(FILE *f, const struct probe_plan *p, const struct probe_
 	for (unsigned e = 0; all && e < p->nengines; e++) {
 		if (c->n[e] < 2)
 			continue;
-		one = knee_json(f, p->engines[e]->name, c->depth[e], c->iops[e], c->n[e]);
+		one = knee_json(f, p->engines[e]->name, c->depth[e], c->iops[e], c->n[e], c->flat[e]);
 		if (!one || json_array_append_new(all, one) < 0) {
 			json_decref(all);
 			return NULL;

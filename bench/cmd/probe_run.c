@@ -41,6 +41,8 @@ struct session {
 	struct device_info dev;
 	bool              have_dev;
 	struct probe_curve curve;
+	struct probe_steady steady;
+	uint32_t          bs;              /* the block size the files are open with */
 	char              dir[PATH_MAX];
 	char              err[PATH_MAX + 512];
 	FILE             *table;
@@ -78,7 +80,7 @@ static int open_files(struct session *s)
 {
 	const struct probe_plan *p = s->plan;
 	char fs[32];
-	int rc = blockmap_open(&s->map, p->paths, p->npaths, p->block_bytes,
+	int rc = blockmap_open(&s->map, p->paths, p->npaths, s->bs,
 			       p->direct ? O_DIRECT : 0, s->err, sizeof(s->err));
 
 	if (rc == -EINVAL && p->direct) {
@@ -96,11 +98,11 @@ static int check_direct_bs(struct session *s)
 {
 	long lbs = s->dev.logical_block_size;
 
-	if (!s->plan->direct || !s->have_dev || lbs <= 0 || s->plan->block_bytes % lbs == 0)
+	if (!s->plan->direct || !s->have_dev || lbs <= 0 || s->bs % lbs == 0)
 		return 0;
 	snprintf(s->err, sizeof(s->err),
 		 "--bs: %u is not a multiple of the logical block size %ld of %s, which --direct needs",
-		 s->plan->block_bytes, lbs, s->dev.disk);
+		 s->bs, lbs, s->dev.disk);
 	return EXIT_BAD_INPUT;
 }
 
@@ -135,6 +137,7 @@ static int load_list(struct session *s)
 static json_t *options_json(const struct probe_plan *p)
 {
 	json_t *files = json_array(), *engines = json_array(), *depths = json_array();
+	json_t *sizes = json_array(), *o;
 
 	for (unsigned i = 0; i < p->npaths; i++)
 		json_array_append_new(files, json_string(p->paths[i]));
@@ -142,12 +145,25 @@ static json_t *options_json(const struct probe_plan *p)
 		json_array_append_new(engines, json_string(p->engines[i]->name));
 	for (unsigned i = 0; i < p->ndepths; i++)
 		json_array_append_new(depths, json_integer(p->depths[i]));
-	return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:b, s:f, s:I, s:I, s:i, s:b, s:b}",
-			 "files", files, "engines", engines, "depths", depths,
-			 "block_bytes", (json_int_t)p->block_bytes, "pattern", p->pattern,
-			 "direct", p->direct, "cold", p->cold, "duration_s", p->duration_s,
-			 "count", (json_int_t)p->count, "seed", (json_int_t)p->seed,
-			 "combine", (int)p->combine, "steady", p->steady, "cache_check", p->cache_check);
+	for (unsigned i = 0; i < p->nsizes; i++)
+		json_array_append_new(sizes, json_integer(p->sizes[i]));
+	o = json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:b, s:f, s:I, s:I, s:i, s:b, s:b}",
+		      "files", files, "engines", engines, "depths", depths,
+		      "block_bytes", (json_int_t)p->block_bytes, "pattern", p->pattern,
+		      "direct", p->direct, "cold", p->cold, "duration_s", p->duration_s,
+		      "count", (json_int_t)p->count, "seed", (json_int_t)p->seed,
+		      "combine", (int)p->combine, "steady", p->steady, "cache_check", p->cache_check);
+	if (o && p->nsizes)
+		json_object_set_new(o, "sizes", sizes);
+	else
+		json_decref(sizes);
+	if (o && p->steady)
+		json_object_set_new(o, "window_s", json_real(p->window_s));
+	if (o && p->one_pass)
+		json_object_set_new(o, "one_pass", json_true());
+	if (o && p->until_plateau)
+		json_object_set_new(o, "until_plateau", json_true());
+	return o;
 }
 
 int probe_cmd_write_meta(const struct probe_plan *p, const struct device_info *dev,
@@ -197,13 +213,6 @@ static const char *make_cold(struct session *s)
 	return "evict";
 }
 
-static const struct probe_steady steady_rule = {
-	.window_ns = 1000000000ull,
-	.min_ns = 0,                       /* the rule's windows make the minimum */
-	.windows = CURVE_STEADY_WINDOWS,
-	.tolerance = CURVE_STEADY_TOLERANCE,
-};
-
 static void probe_config_for(const struct session *s, const struct engine_ops *e,
 			     unsigned depth, struct probe_config *c)
 {
@@ -212,7 +221,7 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 	*c = (struct probe_config){
 		.engine = e, .map = &s->map, .depth = depth, .combine = p->combine,
 		.count = p->count, .duration_ns = (uint64_t)llround(p->duration_s * 1e9),
-		.steady = p->steady ? &steady_rule : NULL,
+		.steady = p->steady ? &s->steady : NULL,
 		.disk_name = s->have_dev ? s->dev.name : NULL, .stop = &cli_stopped,
 	};
 	if (p->kind == BLOCKS_RANDOM)
@@ -221,8 +230,8 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 		blocks_seq(&c->seq, s->map.nblocks);
 	else
 		blocks_replay(&c->seq, s->list, s->list_len);
-	if (p->kind == BLOCKS_REPLAY && !c->count && !c->duration_ns)
-		c->count = s->list_len;          /* one pass over the list */
+	if ((p->kind == BLOCKS_REPLAY && !c->count && !c->duration_ns) || p->one_pass)
+		c->count = blocks_pass_len(&c->seq);   /* one pass over the list or the file */
 }
 
 /* Print and record one finished point. */
@@ -266,6 +275,7 @@ static int run_point(struct session *s, unsigned engine, unsigned depth)
 		unsigned k = s->curve.n[engine]++;
 		s->curve.depth[engine][k] = depth;
 		s->curve.iops[engine][k] = res->iops;
+		s->curve.flat[engine] = s->plan->until_plateau && curve_flat(s->curve.iops[engine], k + 1);
 	}
 	free(res);
 	return rc;
@@ -288,7 +298,7 @@ static int run_grid(struct session *s, unsigned *ran)
 	for (unsigned d = 0; d < p->ndepths && !cli_stopped; d++) {
 		for (unsigned i = 0; i < p->nengines && !cli_stopped; i++) {
 			const struct engine_ops *e = p->engines[i];
-			if (skip[i] || (e == &engine_psync && psync_done))
+			if (skip[i] || s->curve.flat[i] || (e == &engine_psync && psync_done))
 				continue;
 			rc = run_point(s, i, e == &engine_psync ? 1 : p->depths[d]);
 			psync_done |= e == &engine_psync && rc == 0;
@@ -326,13 +336,33 @@ static int record_knees(struct session *s)
 	return rc < 0 ? EXIT_RUN_FAILED : 0;
 }
 
+/* --sizes: the grid again at each block size, the files opened anew. */
+static int run_sizes(struct session *s, unsigned *ran)
+{
+	const struct probe_plan *p = s->plan;
+	int rc = 0;
+
+	for (unsigned k = 0; rc == 0 && k < p->nsizes && !cli_stopped; k++) {
+		if (k) {
+			blockmap_close(&s->map);
+			s->bs = p->sizes[k];
+			if ((rc = open_files(s)) || (rc = check_direct_bs(s)))
+				return rc;
+		}
+		memset(&s->curve, 0, sizeof(s->curve));
+		rc = run_grid(s, ran);
+	}
+	memset(&s->curve, 0, sizeof(s->curve));	/* no knee across sizes */
+	return rc;
+}
+
 static int run_points(struct session *s)
 {
 	unsigned ran = 0;
 	int rc;
 
 	probe_cmd_print_header(s->table, s->plan);
-	if ((rc = run_grid(s, &ran)) != 0)
+	if ((rc = s->plan->nsizes ? run_sizes(s, &ran) : run_grid(s, &ran)) != 0)
 		return rc;
 	if (cli_stopped) {
 		snprintf(s->err, sizeof(s->err), "interrupted; the points so far are in %s", s->dir);
@@ -366,6 +396,11 @@ int probe_cmd_run_plan(const struct probe_plan *plan, int argc, char **argv)
 	if (!s)
 		return EXIT_RUN_FAILED;
 	s->plan = plan;
+	s->bs = plan->block_bytes;
+	s->steady = (struct probe_steady){
+		.window_ns = (uint64_t)llround(plan->window_s * 1e9), .min_ns = 0,
+		.windows = CURVE_STEADY_WINDOWS, .tolerance = CURVE_STEADY_TOLERANCE,
+	};
 	s->table = plan->json ? stderr : stdout;
 	if ((rc = prepare(s, argc, argv)) == 0) {
 		fprintf(stderr, "eicbench %s: %s, %" PRIu64 " blocks of %u bytes%s; results in %s\n",
