@@ -16,6 +16,7 @@
 #include "bench/report/report.h"
 #include "bench/sweep/runner.h"
 #include "bench/workloads/workload_bitmap.h"
+#include "bench/workloads/workload_replay.h"
 
 
 struct sweep_opts {
@@ -28,7 +29,7 @@ struct sweep_opts {
 	const char *resume;
 	long long order_seed;
 	bool warm, jit, no_force;
-	bool until_separated, allow_override, no_cache_check;
+	bool until_separated, allow_override, no_cache_check, replay;
 	long long max_runs;
 	double budget_s;
 	long long sample_ms;
@@ -66,6 +67,8 @@ static const struct opt_desc sweep_table[] = {
 	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
 	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
 	  "skip the check for caches below this machine before the first trial" },
+	{ "replay", OPT_FLAG, offsetof(struct sweep_opts, replay), 0, 0, NULL, NULL,
+	  "beside each query trial, a replay trial: the query's heap reads issued on the table's files as PostgreSQL issues them at that value, cold" },
 	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "10",
 	  "how often the device and the backend are sampled during the query" },
 	{ 0 }
@@ -118,7 +121,7 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 
 /* Options into the runner's and the workload's configuration. */
 static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *b,
-		     char *err, size_t errlen)
+		     struct replay_wcfg *w, char *err, size_t errlen)
 {
 	int ret = check_rounds(o, err, errlen);
 
@@ -133,6 +136,8 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.warm = o->warm, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
 		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
+		.companion = o->replay ? &workload_replay : NULL, .ccfg = w,
+		.find_workload = workload_find,
 	};
 	r->stop = &cli_stopped;
 	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,
@@ -154,6 +159,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_opts o = { .order_seed = -1 };
 	struct bitmap_cfg b = { 0 };
+	struct replay_wcfg w = { 0 };
 	struct runner r = { 0 };
 	char err[OPT_ERR_MAX + 512];
 	int ret;
@@ -165,7 +171,7 @@ int cmd_sweep(int argc, char **argv)
 		return 0;
 	}
 	if (ret == 0)
-		ret = configure(&o, &r, &b, err, sizeof(err));
+		ret = configure(&o, &r, &b, &w, err, sizeof(err));
 	if (ret < 0) {
 		query_free(&b.q);
 		return fail(ret, err);
@@ -173,6 +179,7 @@ int cmd_sweep(int argc, char **argv)
 	cli_catch_stop(true);
 	ret = cmd_exit_code(runner_main(&r, argc + 2, argv - 2, finish));	/* see cmd.h */
 	query_free(&b.q);
+	replay_wcfg_free(&w);
 	json_decref(b.refs);
 	json_decref(b.cache_check);
 	return ret;

@@ -101,6 +101,8 @@ struct report_series {
 struct report {
 	char    dir[4096];            /* the folder it was loaded from */
 	json_t *meta, *trials;
+	json_t *companions;           /* the records of a companion workload (the
+					 replay trials), kept apart from the trials */
 	int     torn;                 /* trials.jsonl ended in a torn line (ignored) */
 	char    note[512];            /* what was ignored, when anything was */
 	long    version_num;          /* meta.server.version_num, 0 if unknown */
@@ -132,6 +134,10 @@ void report_free(struct report *r);
 
 /* A pre-13 ("spindles") value as today's prefetch distance in pages:
  * round(sum_{n=1..old} old/n). -1 when OLD is outside 0..1000. */
+
+/* The group of record REC by its query and settings (any record: a
+ * companion's too); REPORT_NONE when none has them. */
+size_t report_group_of(const struct report *r, const json_t *rec);
 
 /* The value of setting S in group G. */
 const char *report_value(const struct report *r, const struct report_group *g, size_t s);
