@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/report/prediction_doc.h"
 #include "bench/report/document.h"
 #include "bench/record/record.h"
 #include "bench/report/report.h"
@@ -474,8 +475,35 @@ static void legend(const struct report *r, FILE *out)
 	free(text);
 }
 
+/* The replay trials beside the query's, when the sweep ran them. */
+static void replay_section(struct doc *d, const struct report *r)
+{
+	const struct report_series *se = r->nseries ? &r->series[0] : NULL;
+
+	if (!r->companions || !json_array_size(r->companions))
+		return;
+	doc_heading(d, 2, "The replay trials");
+	prediction_section(d, r, NULL, se && se->recommends ?
+			   report_value(r, &r->groups[se->recommended], r->swept) : NULL, 0);
+}
+
+/* The replay section alone, rendered as text or Markdown. */
+static int render_replay(const struct report *r, FILE *out, int md)
+{
+	struct doc d = { 0 };
+	int ret;
+
+	replay_section(&d, r);
+	if (!d.n)
+		return 0;
+	fputc('\n', out);
+	ret = md ? doc_md_out(&d, out) : doc_text_out(&d, out);
+	doc_free(&d);
+	return ret;
+}
+
 /* The sweep as a document (for report.html): context, table, legend,
- * explanation and the plot. */
+ * explanation, the replay trials and the plot. */
 void report_document(const struct report *r, const char *dir, struct doc *d)
 {
 	char *ctx = NULL, *line, *save = NULL, *leg = legend_text(r), path[PATH_MAX];
@@ -510,6 +538,7 @@ void report_document(const struct report *r, const char *dir, struct doc *d)
 	json_array_foreach(paras, i, p)
 		doc_text(d, json_string_value(p));
 	json_decref(paras);
+	replay_section(d, r);
 	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
 	doc_image(d, path, "The measured time per value: the median and its interval.");
 }
@@ -535,7 +564,7 @@ static int render_text(const struct report *r, FILE *out, int md)
 		doc_wrap(out, json_string_value(p));
 	}
 	json_decref(paras);
-	return ret;
+	return ret == 0 ? render_replay(r, out, md) : ret;
 }
 
 static int render_json(const struct report *r, FILE *out)
@@ -550,6 +579,8 @@ static int render_json(const struct report *r, FILE *out)
 	json_object_set_new(o, "server_version_num", json_integer(r->version_num));
 	json_object_set_new(o, "groups", report_rows(r));
 	json_object_set_new(o, "explanation", report_explain(r));
+	if (r->companions && json_array_size(r->companions))
+		json_object_set_new(o, "replay", prediction_json(r));
 	json_object_set_new(o, "note", json_string(r->note));
 	ret = json_dumpf(o, out, JSON_INDENT(2)) == 0 ? 0 : -ENOMEM;
 	fputc('\n', out);

@@ -14,6 +14,8 @@
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
 #include "bench/report/verdict_doc.h"
+#include "bench/report/prediction_doc.h"
+#include "bench/report/prediction.h"
 
 static json_t *jnum(double v)
 {
@@ -25,35 +27,29 @@ static void block(FILE *f, const char *title)
 	fprintf(f, "\n\nposition value \"%s\" lo hi\n", title);
 }
 
-/* speedup-Q.dat: observed with its interval, predicted by the two replays. */
+/* speedup-Q.dat: observed with its interval, predicted by the replay trials. */
 static int speedup_data(const struct verdict_query *q, const char *path)
 {
-	size_t idx[q->rep.ngroups + 1], n = report_series_groups(&q->rep, 0, idx);
-	static const char *const titles[] = { "observed (heap phase)", "replay, posix_fadvise",
-		"replay, io_uring" };
+	static const char *const titles[] = { "observed (heap phase)", "replay trials" };
+	struct prediction p;
+	int have = prediction_build(&q->rep, 0, &p) == 0 && p.zero != REPORT_NONE;
 	FILE *f = fopen(path, "we");
 
 	if (!f)
 		return -errno;
 	fprintf(f, "# eicbench run: speedup against 0 per value of effective_io_concurrency\n");
-	for (size_t k = 0; k < n; k++)
-		fprintf(f, "%zu \"%s\"\n", k, report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept));
-	for (int s = 0; s < 3; s++) {
+	for (size_t k = 0; have && k < p.nvalues; k++)
+		fprintf(f, "%zu \"%s\"\n", k, p.v[k].value);
+	for (int s = 0; have && s < 2; s++) {
 		block(f, titles[s]);
-		for (size_t k = 0; k < n; k++) {
-			const char *v = report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept);
-			struct verdict_pair p;
-			double y, lo, hi;
+		for (size_t k = 0; k < p.nvalues; k++) {
+			const struct report_group *g = &q->rep.groups[p.v[k].group];
+			double y = s == 0 ? g->speedup_vs_0 : p.v[p.zero].replay_ms / p.v[k].replay_ms;
+			double lo = s == 0 && !isnan(g->ci_vs_0.lo) ? g->ci_vs_0.lo : y;
+			double hi = s == 0 && !isnan(g->ci_vs_0.hi) ? g->ci_vs_0.hi : y;
 
-			if (verdict_pair(q, v, &p) < 0)
-				continue;
-			y = s == 0 ? p.speedup : s == 1 ? p.predicted : p.replay0_ms / p.uring_ms;
-			lo = s == 0 && !isnan(p.g->ci_vs_0.lo) ? p.g->ci_vs_0.lo : y;
-			hi = s == 0 && !isnan(p.g->ci_vs_0.hi) ? p.g->ci_vs_0.hi : y;
-			if (!strcmp(v, "0") && s == 2)
-				y = lo = hi = 1;
 			if (isfinite(y))
-				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);
+				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, p.v[k].value, y, lo, hi);
 		}
 	}
 	return fclose(f) == 0 ? 0 : -EIO;
@@ -137,19 +133,8 @@ static json_t *verdict_json(const struct verdict *v)
 	verdict_pick(v, &pk);
 	for (int i = 0; i < v->nq; i++) {
 		const struct verdict_query *q = &v->q[i];
-		json_t *rows = json_array();
+		json_t *rows = q->have_rep ? prediction_json(&q->rep) : json_array();
 
-		for (size_t k = 0; q->have_rep && k < q->rep.ngroups; k++) {
-			const char *val = report_value(&q->rep, &q->rep.groups[k], q->rep.swept);
-			struct verdict_pair p;
-
-			if (verdict_pair(q, val, &p) < 0)
-				continue;
-			json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "value", val,
-				"heap_ms", jnum(p.heap_ms), "speedup_vs_0", jnum(p.speedup), "replay_ms", jnum(p.replay_ms),
-				"predicted_speedup", jnum(p.predicted), "io_uring_ms", jnum(p.uring_ms),
-				"accounted", jnum(p.accounted), "heap_cpu_s", jnum(p.heap_cpu_s)));
-		}
 		json_array_append_new(qs, json_pack("{s:s, s:o}", "query", q->name, "values", rows));
 	}
 	o = json_pack("{s:o, s:b, s:o, s:o, s:s}", "recommended", pk.value ? json_string(pk.value) : json_null(),
