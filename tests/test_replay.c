@@ -2,8 +2,9 @@
  * test_replay: the heap-scan replay on real segment files (three files of
  * 100, 100 and 50 blocks): up to 17 one read of one block per page and the
  * advice the ramp asks for; on 18 under each io_method the reads the read
- * stream starts, combining neighbours, never across a segment; the work
- * between pages is spent; bad configurations are refused before any read.
+ * stream starts, combining neighbours, never across a segment, and the
+ * blocks verified where checksums are asked for; the work between pages is
+ * spent; bad configurations are refused before any read.
  * io_uring is skipped (not failed) where the kernel refuses it.
  */
 #include <setjmp.h>
@@ -132,6 +133,10 @@ static void pg18(void **state)
 			assert_true(res.stream.max_ios_in_flight <= (eics[k] ? eics[k] : 1));
 			assert_int_equal(res.advices, m == REPLAY_SYNC && eics[k] ? res.stream.advices : 0);
 			assert_true(res.work_ms >= NPAGES * 2000 / 1e6);
+			assert_int_equal(res.sums, 0);          /* no checksums asked for */
+			c.verify_blocks = true;
+			assert_int_equal(replay_run(&c, &res, err, sizeof(err)), 0);
+			assert_int_not_equal(res.sums, 0);      /* whoever completed the reads verified them */
 		}
 	}
 	/* Blocks 97..101 span the first segment's end: read as 97..99 and 100..; a

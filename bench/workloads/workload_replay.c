@@ -305,6 +305,7 @@ static int config_for(const struct runner *r, const struct in_force *s, struct r
 		.combine_limit = (unsigned)s->combine, .pin_limit = s->pin_limit,
 		.io_workers = (unsigned)s->workers, .disk_name = r->disk[0] ? r->disk : NULL,
 		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
+		.verify_blocks = !strcmp(s->checksums, "on"),
 	};
 	if (s->version < 130000) {
 		snprintf(err, errlen, "the replay models PostgreSQL 13 and later; this server is %d", s->version);
@@ -321,12 +322,13 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 {
 	const struct readstream_stats *st = &x->stream;
 
-	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
+	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
 			 " s:o, s:{s:f, s:f, s:o, s:o}, s:o}",
 		"model", replay_model_name(c->model),
 		"method", c->model == REPLAY_PG18 ? replay_method_name(c->method) : NULL,
 		"eic", (int)c->eic, "combine_limit", (int)c->combine_limit, "pin_limit", (int)c->pin_limit,
 		"io_workers", (int)c->io_workers, "work_ns_per_page", (double)c->work_ns_per_page,
+		"verify_blocks", c->verify_blocks && c->model == REPLAY_PG18,
 		"pages", (json_int_t)c->npages,
 		"elapsed_ms", x->elapsed_ms, "wait_ms", x->wait_ms, "advise_ms", x->advise_ms,
 		"work_ms", x->work_ms, "reads", (json_int_t)x->reads, "read_blocks", (json_int_t)x->read_blocks,

@@ -4,6 +4,7 @@
  * reads (the submitter waits on it by slot).
  */
 #include "io/engines/ioworkers.h"
+#include "io/engines/pagesum.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ static void *worker_main(void *arg)
 	for (;;) {
 		unsigned slot;
 		int64_t res;
+		uint32_t sum;
 
 		while (w->qlen == 0 && !w->quit) {
 			w->idle++;
@@ -70,7 +72,10 @@ static void *worker_main(void *arg)
 		slot = take(w);
 		pthread_mutex_unlock(&w->lock);
 		res = do_read(&w->slots[slot]);
+		sum = w->verify_bytes && res > 0 ?
+		      pagesum(w->slots[slot].buf, (size_t)res, w->verify_bytes) : 0;
 		pthread_mutex_lock(&w->lock);
+		w->sums += sum;
 		w->slots[slot].result = res;
 		w->slots[slot].done = true;
 		w->reads++;
@@ -81,9 +86,10 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots)
+int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots, size_t verify_bytes)
 {
 	memset(w, 0, sizeof(*w));
+	w->verify_bytes = verify_bytes;
 	if (nthreads == 0 || nslots == 0)
 		return -EINVAL;
 	w->threads = calloc(nthreads, sizeof(*w->threads));

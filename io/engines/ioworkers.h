@@ -5,8 +5,9 @@
  * idle worker; a worker that takes a read wakes up to IOWORKERS_FANOUT more
  * idle workers while reads are still queued, then does the pread(2). The
  * submitter waits for a read by its slot. Slots are the caller's: a slot
- * holds one read from stage() until wait() returns it. Each worker's CPU
- * time (RUSAGE_THREAD) is summed when the pool stops.
+ * holds one read from stage() until wait() returns it. A worker may verify
+ * what it read, as 18's workers check data checksums (io/engines/pagesum.h).
+ * Each worker's CPU time (RUSAGE_THREAD) is summed when the pool stops.
  */
 #ifndef IO_ENGINES_IOWORKERS_H
 #define IO_ENGINES_IOWORKERS_H
@@ -43,10 +44,13 @@ struct ioworkers {
 	pthread_cond_t   work, done;
 	double           cpu_ms;       /* the workers' CPU, summed as they end */
 	uint64_t         reads;
+	size_t           verify_bytes; /* verify each block of this size read; 0: no */
+	uint32_t         sums;
 };
 
-/* Start NTHREADS workers for NSLOTS slots. 0 or -errno. */
-int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots);
+/* Start NTHREADS workers for NSLOTS slots, verifying blocks of VERIFY_BYTES
+ * after each read (0: not). 0 or -errno. */
+int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots, size_t verify_bytes);
 
 /* Stage a read into SLOT (free); it reaches the workers at the next submit. */
 void ioworkers_stage(struct ioworkers *w, unsigned slot, int fd, void *buf,

@@ -19,6 +19,7 @@
 
 #include "io/clock.h"
 #include "io/engines/ioworkers.h"
+#include "io/engines/pagesum.h"
 
 struct replay {
 	const struct replay_config *cfg;
@@ -77,6 +78,13 @@ static int where(const struct replay *r, size_t idx, off_t *off)
 	return r->cfg->map->files[file].fd;
 }
 
+/* On 18 with checksums: the completing thread's verification of BUF. */
+static void verify(struct replay *r, const void *buf, size_t len)
+{
+	if (r->cfg->verify_blocks && r->cfg->model == REPLAY_PG18)
+		r->res->sums += pagesum(buf, len, r->cfg->map->block_bytes);
+}
+
 /* One pread(2) of N blocks from page IDX, whole, into BUF; timed as a wait. */
 static int read_now(struct replay *r, size_t idx, unsigned n, char *buf)
 {
@@ -93,6 +101,7 @@ static int read_now(struct replay *r, size_t idx, unsigned n, char *buf)
 			return fail(r, k < 0 ? -errno : -EIO, k < 0 ? "read" : "short read", idx);
 		got += (size_t)k;
 	}
+	verify(r, buf, want);
 	r->res->wait_ms += (double)(clock_now_ns() - t0) / 1e6;
 	r->res->reads++;
 	r->res->read_blocks += n;
@@ -270,6 +279,8 @@ static int wait18(void *arg, size_t idx, unsigned n)
 			rc = fail(r, got < 0 ? (int)got : -EIO, "read", idx);
 	} else {
 		rc = reap_until(r, slot, idx, want);
+		if (rc == 0)
+			verify(r, slot_buf(r, slot), want);
 	}
 	r->res->wait_ms += (double)(clock_now_ns() - t0) / 1e6;
 	return rc;
@@ -340,7 +351,8 @@ static int setup(struct replay *r)
 			return snprintf(r->err, r->errlen, "io_uring cannot start: %s", strerror(-rc)), rc;
 		r->have_ring = true;
 	} else if (c->method == REPLAY_WORKER) {
-		if ((rc = ioworkers_start(&r->workers, c->io_workers, r->nslots)) < 0)
+		if ((rc = ioworkers_start(&r->workers, c->io_workers, r->nslots,
+					  c->verify_blocks ? c->map->block_bytes : 0)) < 0)
 			return snprintf(r->err, r->errlen, "cannot start %u I/O worker threads: %s",
 					c->io_workers, strerror(-rc)), rc;
 		r->have_workers = true;
@@ -353,6 +365,7 @@ static void teardown(struct replay *r)
 	if (r->have_ring)
 		io_uring_queue_exit(&r->ring);
 	if (r->have_workers) {
+		r->res->sums += r->workers.sums;
 		ioworkers_stop(&r->workers);
 		r->res->workers_cpu_ms = r->workers.cpu_ms;
 	}

@@ -10,7 +10,9 @@
  * reaped when the consumer waits) or worker (io_workers threads taking
  * reads from a queue, each waking up to two idle peers, as PostgreSQL's I/O
  * workers do); with effective_io_concurrency 0 every method reads
- * synchronously in the scanning thread. After each page the scanning thread
+ * synchronously in the scanning thread. On 18 with data checksums the thread
+ * that completes a read (the scanning thread, or a worker) also does the
+ * verification's work on its blocks. After each page the scanning thread
  * spins on the CPU for the page's share of the backend's work (like fio's
  * thinktime_spin). Files are read buffered, never written; this module
  * never prints. Times in ms, CPU from getrusage(RUSAGE_THREAD) and
@@ -46,6 +48,8 @@ struct replay_config {
 	unsigned                 pin_limit;    /* 18: the backend's share of shared buffers, 0 = none */
 	unsigned                 io_workers;   /* 18, worker: threads (1..REPLAY_MAX_WORKERS) */
 	uint64_t                 work_ns_per_page;   /* the backend's CPU per page, spent after it */
+	bool                     verify_blocks;  /* 18 with data checksums: whoever completes a
+						    read verifies its blocks (io/engines/pagesum.h) */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
 	const volatile sig_atomic_t *stop;     /* may be NULL */
 };
@@ -65,6 +69,7 @@ struct replay_result {
 	bool     have_disk;
 	struct disk_delta disk;
 	bool     stopped;
+	uint32_t sums;                         /* the verification's values, kept so it is done */
 };
 
 /* The names of the models and methods in records ("13-17", "18"; "sync", ...). */
