@@ -60,19 +60,20 @@ static void prediction_table(struct doc *d, const struct prediction *p)
 	}
 }
 
-static void split_table(struct doc *d, const struct prediction *p)
+static void split_table(struct doc *d, const struct report *r, const struct prediction *p)
 {
 	static const char *const heads[] = { "effective_io_concurrency", "heap ms", "change", "waiting for reads",
-		"on the CPU", "waiting for a core", "I/O read time (EXPLAIN)" };
+		"on the CPU", "waiting for a core", "I/O read time (EXPLAIN)", "steal %" };
 
-	doc_table(d, 7, heads);
+	doc_table(d, 8, heads);
 	for (size_t i = 0; i < p->nvalues; i++) {
 		const struct prediction_split *s = &p->v[i].split;
 		struct prediction_split ch;
-		char c[7][48];
-		const char *cells[7];
+		char c[8][48];
+		const char *cells[8];
 
 		prediction_change(p, i, &ch);
+		doc_num(c[7], 48, "%.1f", r->groups[p->v[i].group].heap_steal_pct);
 		snprintf(c[0], 48, "%s", p->v[i].value);
 		doc_num(c[1], 48, "%.1f", s->total_ms);
 		if (i == p->zero) {
@@ -88,7 +89,7 @@ static void split_table(struct doc *d, const struct prediction *p)
 			doc_num(c[5], 48, "%+.1f", ch.runqueue_ms);
 			doc_num(c[6], 48, "%+.1f", ch.io_read_ms);
 		}
-		for (int k = 0; k < 7; k++)
+		for (int k = 0; k < 8; k++)
 			cells[k] = c[k];
 		doc_row(d, cells);
 	}
@@ -251,8 +252,8 @@ void prediction_section(struct doc *d, const struct report *r, const json_t *seq
 	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
 		 PREDICTION_MAX_REQ_DIFF * 100);
 	if (p.zero != REPORT_NONE) {
-		split_table(d, &p);
-		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included.");
+		split_table(d, r, &p);
+		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
 	}
 	words(d, &p, seq, value);
 }

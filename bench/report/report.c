@@ -263,6 +263,8 @@ static const struct figure {
 	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
 	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
 	{ "phases.heap.aios.in_flight_mean", offsetof(struct report_group, heap_aio_in_flight), 1 },
+	{ "phases.heap.backend.runqueue_s", offsetof(struct report_group, heap_runqueue_s), 1 },
+	{ "phases.heap.cpu.steal_pct", offsetof(struct report_group, heap_steal_pct), 1 },
 	{ "phases.index.disk.read_bytes", offsetof(struct report_group, index_read_mib), 1.0 / 1048576 },
 	{ "phases.index.disk.avg_read_kib", offsetof(struct report_group, index_req_kib), 1 },
 	{ "phases.index.backend.cpu_share", offsetof(struct report_group, index_cpu_share), 1 },

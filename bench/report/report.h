@@ -69,6 +69,8 @@ struct report_group {
 	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
 	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
 	double heap_aio_in_flight;            /* I/Os in flight inside PostgreSQL (pg_aios, 18) */
+	double heap_runqueue_s;               /* the backend waiting for a core in the heap phase (schedstat) */
+	double heap_steal_pct;                /* the CPUs' time the host took (steal) in the heap phase */
 	double index_read_mib, index_req_kib, index_cpu_share;
 	size_t split_runs;                    /* runs whose samples were split by phase */
 	double exact_blocks, lossy_blocks, rows;
