@@ -221,7 +221,11 @@ static int check(struct runner *r, char *err, size_t errlen)
 	if (rc == 0)
 		w->npages = w->rb.nblocks;
 	if (rc == 0)
-		rc = open_files(w, err, errlen);
+		rc = open_files(w, err, errlen);	/* readable and whole: checked once here */
+	if (w->have_map) {
+		blockmap_close(&w->map);
+		w->have_map = false;
+	}
 	if (rc == 0)
 		fprintf(stderr, "eicbench %s: replay: %.2f us of work per page; %" PRId64 " exact and %" PRId64 " lossy pages\n",
 			r->cfg.command, w->work_ns_per_page / 1e3, w->exact_pages, w->lossy_pages);
@@ -365,12 +369,20 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 	bool have_cpu;
 	int rc = settings(r, t->combo, &s, &in_force, err, errlen);
 
+	/* files opened anew, as a new backend opens them: the kernel's
+	 * readahead state of a file lives with its open file */
+	if (rc == 0)
+		rc = open_files(cfg_of(r), err, errlen);
 	if (rc == 0)
 		rc = config_for(r, &s, &c, err, errlen);
 	if (rc == 0) {
 		have_cpu = sysstat_cpu_read(&a) == 0;
 		rc = replay_run(&c, &x, err, errlen);
 		have_cpu &= sysstat_cpu_read(&b) == 0;
+	}
+	if (cfg_of(r)->have_map) {
+		blockmap_close(&cfg_of(r)->map);
+		cfg_of(r)->have_map = false;
 	}
 	if (rc == 0) {
 		json_object_set_new(rec, "workload", json_string(workload_replay.name));

@@ -10,7 +10,9 @@
  * opens the relation's files. Which pages are lossy is a model: the count is
  * EXPLAIN's, the pages are taken in tidbitmap's lossify order (hash order,
  * approximated by murmurhash32 of the block number, never a chunk's first
- * page), each with the table's tuples per page. A trial reads the settings
+ * page), each with the table's tuples per page. A trial opens the files
+ * anew (the kernel keeps a file's readahead state with the open file, and
+ * a backend opens them afresh after the cold start), reads the settings
  * in force (effective_io_concurrency, and on 18 io_method, io_combine_limit,
  * io_workers and the backend's pin share of shared_buffers), then replays
  * the scan on the files (io/engines/replay.h) and records what the replay
