@@ -79,7 +79,7 @@ static struct replay_config config(struct fx *f, enum replay_model m, enum repla
 	return (struct replay_config){
 		.map = &f->map, .pages = f->pages, .npages = NPAGES, .model = m, .eic = eic,
 		.method = meth, .combine_limit = 16, .pin_limit = 0, .io_workers = 3,
-		.work_ns_per_page = 2000,
+		.work_ns_per_page = 2000, .pool_blocks = (unsigned)(eic % 2 ? 0 : 300),
 	};
 }
 

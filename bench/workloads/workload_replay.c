@@ -262,7 +262,7 @@ static int resume(struct runner *r, const json_t *plan, char *err, size_t errlen
 struct in_force {
 	int  version, eic, combine, workers;
 	char method[32], checksums[8];
-	unsigned pin_limit;
+	unsigned pin_limit, shared_buffers;
 };
 
 static int int_at(const PGresult *res, int col, int dflt)
@@ -286,6 +286,7 @@ static int settings(struct runner *r, int combo, struct in_force *s, json_t **in
 		snprintf(s->method, sizeof(s->method), "%s", PQgetisnull(res, 0, 2) ? "" : PQgetvalue(res, 0, 2));
 		s->combine = int_at(res, 3, 16);
 		s->workers = int_at(res, 4, 3);
+		s->shared_buffers = (unsigned)strtoul(PQgetvalue(res, 0, 5), NULL, 10);
 		s->pin_limit = replay_pin_limit(strtoll(PQgetvalue(res, 0, 5), NULL, 10), int_at(res, 6, 100),
 						int_at(res, 7, 3), int_at(res, 8, 8), int_at(res, 9, 10));
 		snprintf(s->checksums, sizeof(s->checksums), "%s", PQgetvalue(res, 0, 10));
@@ -310,6 +311,7 @@ static int config_for(const struct runner *r, const struct in_force *s, struct r
 		.io_workers = (unsigned)s->workers, .disk_name = r->disk[0] ? r->disk : NULL,
 		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
 		.verify_blocks = !strcmp(s->checksums, "on"),
+		.pool_blocks = s->shared_buffers,
 	};
 	if (s->version < 130000) {
 		snprintf(err, errlen, "the replay models PostgreSQL 13 and later; this server is %d", s->version);
@@ -326,13 +328,13 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 {
 	const struct readstream_stats *st = &x->stream;
 
-	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
+	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
 			 " s:o, s:{s:f, s:f, s:o, s:o}, s:o}",
 		"model", replay_model_name(c->model),
 		"method", c->model == REPLAY_PG18 ? replay_method_name(c->method) : NULL,
 		"eic", (int)c->eic, "combine_limit", (int)c->combine_limit, "pin_limit", (int)c->pin_limit,
 		"io_workers", (int)c->io_workers, "work_ns_per_page", (double)c->work_ns_per_page,
-		"verify_blocks", c->verify_blocks && c->model == REPLAY_PG18,
+		"verify_blocks", c->verify_blocks && c->model == REPLAY_PG18, "pool_blocks", (int)c->pool_blocks,
 		"pages", (json_int_t)c->npages,
 		"elapsed_ms", x->elapsed_ms, "wait_ms", x->wait_ms, "advise_ms", x->advise_ms,
 		"work_ms", x->work_ms, "reads", (json_int_t)x->reads, "read_blocks", (json_int_t)x->read_blocks,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -26,6 +27,9 @@ struct replay {
 	struct replay_result *res;
 	char     *bufs;                /* nslots buffers of slot_bytes */
 	size_t    slot_bytes;
+	char     *pool;                /* pool_blocks blocks of fresh shared memory, or NULL */
+	uint64_t  pool_next;           /* the next pool block a read takes */
+	char    **slot_ptr;            /* where each slot's read goes */
 	unsigned  nslots;              /* reads in flight at most */
 	unsigned  head, count;         /* the ring of reads in flight, oldest first */
 	bool     *sync_done;           /* slot: read synchronously when started */
@@ -136,11 +140,27 @@ static int work(void *arg, size_t idx)
 
 /* ---- up to 17 ---- */
 
+/* Where a read of N blocks goes: the next N blocks of the pool, as a
+ * restarted server hands out its free buffers in order and then sweeps
+ * them round; without a pool, the slot's own buffer. */
+static char *dest(struct replay *r, unsigned n, char *slot)
+{
+	uint64_t b;
+
+	if (!r->pool)
+		return slot;
+	if (r->pool_next % r->cfg->pool_blocks + n > r->cfg->pool_blocks)
+		r->pool_next += r->cfg->pool_blocks - r->pool_next % r->cfg->pool_blocks;
+	b = r->pool_next % r->cfg->pool_blocks;
+	r->pool_next += n;
+	return r->pool + b * r->cfg->map->block_bytes;
+}
+
 static int read17(void *arg, size_t idx)
 {
 	struct replay *r = arg;
 
-	return read_now(r, idx, 1, r->bufs);
+	return read_now(r, idx, 1, dest(r, 1, r->bufs));
 }
 
 static int advise17(void *arg, size_t idx)
@@ -171,7 +191,7 @@ static unsigned pop_slot(struct replay *r)
 
 static char *slot_buf(const struct replay *r, unsigned slot)
 {
-	return r->bufs + (size_t)slot * r->slot_bytes;
+	return r->slot_ptr[slot];
 }
 
 static int submit_ring(struct replay *r)
@@ -200,6 +220,7 @@ static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchron
 	int fd;
 
 	r->sync_done[slot] = false;
+	r->slot_ptr[slot] = dest(r, n, r->bufs + (size_t)slot * r->slot_bytes);
 	if (r->cfg->method == REPLAY_SYNC)
 		return advice ? advise(r, idx, n) : 0;	/* the read comes when the consumer waits */
 	if (synchronous) {
@@ -342,7 +363,17 @@ static int setup(struct replay *r)
 	r->sync_done = calloc(r->nslots, sizeof(bool));
 	r->ring_done = calloc(r->nslots, sizeof(bool));
 	r->ring_res = calloc(r->nslots, sizeof(int64_t));
-	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res)
+	r->slot_ptr = calloc(r->nslots, sizeof(char *));
+	if (c->pool_blocks) {
+		r->pool = mmap(NULL, (size_t)c->pool_blocks * c->map->block_bytes, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (r->pool == MAP_FAILED) {
+			r->pool = NULL;
+			return snprintf(r->err, r->errlen, "cannot map %u blocks of shared memory: %s",
+					c->pool_blocks, strerror(errno)), -errno;
+		}
+	}
+	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res || !r->slot_ptr)
 		return snprintf(r->err, r->errlen, "out of memory for %u reads", r->nslots), -ENOMEM;
 	if (c->model != REPLAY_PG18 || c->eic == 0)
 		return 0;
@@ -369,6 +400,9 @@ static void teardown(struct replay *r)
 		ioworkers_stop(&r->workers);
 		r->res->workers_cpu_ms = r->workers.cpu_ms;
 	}
+	if (r->pool)
+		munmap(r->pool, (size_t)r->cfg->pool_blocks * r->cfg->map->block_bytes);
+	free(r->slot_ptr);
 	free(r->bufs);
 	free(r->sync_done);
 	free(r->ring_done);

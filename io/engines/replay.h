@@ -12,7 +12,10 @@
  * workers do); with effective_io_concurrency 0 every method reads
  * synchronously in the scanning thread. On 18 with data checksums the thread
  * that completes a read (the scanning thread, or a worker) also does the
- * verification's work on its blocks. After each page the scanning thread
+ * verification's work on its blocks. Reads land in a fresh shared mapping
+ * the size of shared_buffers, one buffer after the other as a restarted
+ * server hands them out, so the first touch of each costs what it costs the
+ * backend. After each page the scanning thread
  * spins on the CPU for the page's share of the backend's work (like fio's
  * thinktime_spin). Files are read buffered, never written; this module
  * never prints. Times in ms, CPU from getrusage(RUSAGE_THREAD) and
@@ -50,6 +53,9 @@ struct replay_config {
 	uint64_t                 work_ns_per_page;   /* the backend's CPU per page, spent after it */
 	bool                     verify_blocks;  /* 18 with data checksums: whoever completes a
 						    read verifies its blocks (io/engines/pagesum.h) */
+	unsigned                 pool_blocks;  /* shared_buffers in blocks: reads go into fresh
+						  shared memory of that size, block after block, as
+						  into a restarted server's buffers; 0 = one buffer */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
 	const volatile sig_atomic_t *stop;     /* may be NULL */
 };
