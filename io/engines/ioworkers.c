@@ -7,6 +7,7 @@
 #include "io/engines/pagesum.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -22,12 +23,15 @@ static double thread_cpu_ms(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
-static int64_t do_read(struct ioworker_read *rd)
+/* The read, on this worker's own descriptor of its file (opened now if need be). */
+static int64_t do_read(const struct ioworkers *w, int *fds, struct ioworker_read *rd)
 {
 	size_t got = 0;
 
+	if (fds[rd->file] < 0 && (fds[rd->file] = open(w->paths[rd->file], O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
 	while (got < rd->len) {
-		ssize_t n = pread(rd->fd, (char *)rd->buf + got, rd->len - got, rd->off + (off_t)got);
+		ssize_t n = pread(fds[rd->file], (char *)rd->buf + got, rd->len - got, rd->off + (off_t)got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -55,7 +59,10 @@ static unsigned take(struct ioworkers *w)
 static void *worker_main(void *arg)
 {
 	struct ioworkers *w = arg;
+	int *fds = malloc(w->npaths * sizeof(int));
 
+	for (unsigned i = 0; fds && i < w->npaths; i++)
+		fds[i] = -1;
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		unsigned slot;
@@ -71,7 +78,7 @@ static void *worker_main(void *arg)
 			break;
 		slot = take(w);
 		pthread_mutex_unlock(&w->lock);
-		res = do_read(&w->slots[slot]);
+		res = fds ? do_read(w, fds, &w->slots[slot]) : -ENOMEM;
 		sum = w->verify_bytes && res > 0 ?
 		      pagesum(w->slots[slot].buf, (size_t)res, w->verify_bytes) : 0;
 		pthread_mutex_lock(&w->lock);
@@ -83,12 +90,19 @@ static void *worker_main(void *arg)
 	}
 	w->cpu_ms += thread_cpu_ms();
 	pthread_mutex_unlock(&w->lock);
+	for (unsigned i = 0; fds && i < w->npaths; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
 	return NULL;
 }
 
-int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots, size_t verify_bytes)
+int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npaths,
+		    unsigned nthreads, unsigned nslots, size_t verify_bytes)
 {
 	memset(w, 0, sizeof(*w));
+	w->paths = paths;
+	w->npaths = npaths;
 	w->verify_bytes = verify_bytes;
 	if (nthreads == 0 || nslots == 0)
 		return -EINVAL;
@@ -115,10 +129,10 @@ int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots, siz
 	return 0;
 }
 
-void ioworkers_stage(struct ioworkers *w, unsigned slot, int fd, void *buf,
+void ioworkers_stage(struct ioworkers *w, unsigned slot, unsigned file, void *buf,
 		     size_t len, off_t off)
 {
-	w->slots[slot] = (struct ioworker_read){ .fd = fd, .buf = buf, .len = len, .off = off };
+	w->slots[slot] = (struct ioworker_read){ .file = file, .buf = buf, .len = len, .off = off };
 	w->staged[w->nstaged++] = slot;
 }
 

@@ -3,8 +3,10 @@
  * way PostgreSQL 18's I/O workers do for a backend (io_method = worker): the
  * submitter stages reads, then submits them into one queue and wakes one
  * idle worker; a worker that takes a read wakes up to IOWORKERS_FANOUT more
- * idle workers while reads are still queued, then does the pread(2). The
- * submitter waits for a read by its slot. Slots are the caller's: a slot
+ * idle workers while reads are still queued, then does the pread(2) on a
+ * file descriptor of its own (each worker opens the files itself, as 18's
+ * workers reopen a backend's files, so each has its own readahead state).
+ * The submitter waits for a read by its slot. Slots are the caller's: a slot
  * holds one read from stage() until wait() returns it. A worker may verify
  * what it read, as 18's workers check data checksums (io/engines/pagesum.h).
  * Each worker's CPU time (RUSAGE_THREAD) is summed when the pool stops.
@@ -21,7 +23,7 @@
 #define IOWORKERS_FANOUT 2             /* peers a worker wakes (IO_WORKER_WAKEUP_FANOUT) */
 
 struct ioworker_read {
-	int      fd;
+	unsigned file;                 /* index into the pool's paths */
 	void    *buf;
 	size_t   len;
 	off_t    off;
@@ -30,6 +32,8 @@ struct ioworker_read {
 };
 
 struct ioworkers {
+	const char *const *paths;      /* the files, opened by each worker on first use */
+	unsigned         npaths;
 	pthread_t       *threads;
 	unsigned         nthreads, started;
 	struct ioworker_read *slots;
@@ -48,12 +52,14 @@ struct ioworkers {
 	uint32_t         sums;
 };
 
-/* Start NTHREADS workers for NSLOTS slots, verifying blocks of VERIFY_BYTES
- * after each read (0: not). 0 or -errno. */
-int ioworkers_start(struct ioworkers *w, unsigned nthreads, unsigned nslots, size_t verify_bytes);
+/* Start NTHREADS workers for NSLOTS slots over the NPATHS files of PATHS
+ * (borrowed), verifying blocks of VERIFY_BYTES after each read (0: not).
+ * 0 or -errno. */
+int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npaths,
+		    unsigned nthreads, unsigned nslots, size_t verify_bytes);
 
-/* Stage a read into SLOT (free); it reaches the workers at the next submit. */
-void ioworkers_stage(struct ioworkers *w, unsigned slot, int fd, void *buf,
+/* Stage a read of FILE into SLOT (free); it reaches the workers at the next submit. */
+void ioworkers_stage(struct ioworkers *w, unsigned slot, unsigned file, void *buf,
 		     size_t len, off_t off);
 
 /* Queue what was staged and wake one idle worker. */

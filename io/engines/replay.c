@@ -30,6 +30,7 @@ struct replay {
 	char     *pool;                /* pool_blocks blocks of fresh shared memory, or NULL */
 	uint64_t  pool_next;           /* the next pool block a read takes */
 	char    **slot_ptr;            /* where each slot's read goes */
+	char    **paths;               /* worker: the files, for the workers' own descriptors */
 	unsigned  nslots;              /* reads in flight at most */
 	unsigned  head, count;         /* the ring of reads in flight, oldest first */
 	bool     *sync_done;           /* slot: read synchronously when started */
@@ -231,7 +232,10 @@ static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchron
 	r->res->reads++;
 	r->res->read_blocks += n;
 	if (r->cfg->method == REPLAY_WORKER) {
-		ioworkers_stage(&r->workers, slot, fd, slot_buf(r, slot),
+		unsigned file;
+
+		blockmap_locate(r->cfg->map, r->cfg->pages[idx].block, &file, &off);
+		ioworkers_stage(&r->workers, slot, file, slot_buf(r, slot),
 				(size_t)n * r->cfg->map->block_bytes, off);
 		return 0;
 	}
@@ -382,7 +386,12 @@ static int setup(struct replay *r)
 			return snprintf(r->err, r->errlen, "io_uring cannot start: %s", strerror(-rc)), rc;
 		r->have_ring = true;
 	} else if (c->method == REPLAY_WORKER) {
-		if ((rc = ioworkers_start(&r->workers, c->io_workers, r->nslots,
+		if (!(r->paths = calloc(c->map->nfiles, sizeof(char *))))
+			return snprintf(r->err, r->errlen, "out of memory"), -ENOMEM;
+		for (unsigned i = 0; i < c->map->nfiles; i++)
+			r->paths[i] = c->map->files[i].path;
+		if ((rc = ioworkers_start(&r->workers, (const char *const *)r->paths, c->map->nfiles,
+					  c->io_workers, r->nslots,
 					  c->verify_blocks ? c->map->block_bytes : 0)) < 0)
 			return snprintf(r->err, r->errlen, "cannot start %u I/O worker threads: %s",
 					c->io_workers, strerror(-rc)), rc;
@@ -403,6 +412,7 @@ static void teardown(struct replay *r)
 	if (r->pool)
 		munmap(r->pool, (size_t)r->cfg->pool_blocks * r->cfg->map->block_bytes);
 	free(r->slot_ptr);
+	free(r->paths);
 	free(r->bufs);
 	free(r->sync_done);
 	free(r->ring_done);
