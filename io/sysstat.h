@@ -44,7 +44,7 @@ struct cpu_snap {
 
 struct cpu_delta {
 	double user_pct, system_pct, iowait_pct, idle_pct;  /* of all CPUs */
-	double steal_pct;              /* taken by the hypervisor for other guests */
+	double steal_pct;       /* taken by the hypervisor for others, of all CPUs */
 };
 
 /* /proc/PID/stat utime and stime, in ticks. */
@@ -79,7 +79,10 @@ int sysstat_sched_read(pid_t pid, struct sched_snap *out);
 struct device_info {
 	char name[SYSSTAT_NAME_MAX];      /* as in /proc/diskstats, e.g. "vda" */
 	char disk[SYSSTAT_NAME_MAX];      /* the whole disk, e.g. "vda" for "vda1" */
-	char model[128];
+	char model[128];                  /* device/model; virtio: "virtio block device" */
+	char vendor[64];                  /* device/vendor, as the kernel has it */
+	char transport[32];               /* "nvme", "virtio", "ata", "usb", "scsi", ... */
+	long long size_bytes;             /* the whole disk's size, -1 if unknown */
 	char scheduler[32];               /* the selected one, without brackets */
 	int  rotational;
 	long nr_requests;
@@ -113,6 +116,10 @@ void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
 /* The block device holding PATH (via stat() st_dev and /sys/dev/block),
  * its queue settings, members and the file system type under PATH. */
 int sysstat_device_for_path(const char *path, struct device_info *out);
+
+/* The file system type of the mount holding PATH (even a device node's),
+ * into OUT; "unknown" if not found. */
+void sysstat_fstype_for_path(const char *path, char *out, size_t len);
 
 /* The file system type of the mount holding PATH, from MOUNTINFO_TEXT (the
  * text of /proc/self/mountinfo) for device MAJ:MIN; "unknown" if not found. */

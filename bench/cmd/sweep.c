@@ -33,6 +33,9 @@ struct sweep_opts {
 	long long max_runs;
 	double budget_s;
 	long long sample_ms;
+	bool race, prime;
+	long long margin_pct;
+	struct opt_list peers;
 };
 
 static const struct opt_desc sweep_table[] = {
@@ -71,6 +74,14 @@ static const struct opt_desc sweep_table[] = {
 	  "beside each query trial, a replay trial: the query's heap reads issued on the table's files as PostgreSQL issues them at that value, cold" },
 	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "10",
 	  "how often the device and the backend are sampled during the query" },
+	{ "race", OPT_FLAG, offsetof(struct sweep_opts, race), 0, 0, NULL, NULL,
+	  "after each round from the third, drop the values that cannot be the answer; stop when it is decided or at --max-runs / --budget" },
+	{ "margin", OPT_INT, offsetof(struct sweep_opts, margin_pct), 1, 50, "PCT", "10",
+	  "a value is as good as the fastest when its time is shown within this many percent of it" },
+	{ "prime", OPT_FLAG, offsetof(struct sweep_opts, prime), 0, 0, NULL, NULL,
+	  "run one untimed priming trial before the first recorded one (recorded as priming, never counted)" },
+	{ "peer", OPT_LIST, offsetof(struct sweep_opts, peers), 0, 0, "DIR",
+	  NULL, "with --race: a finished sweep of another query whose records the decision takes too (repeatable)" },
 	{ 0 }
 };
 
@@ -104,9 +115,13 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 {
 	long long runs = o->runs ? o->runs : 3;
 
-	if (!o->until_separated && (o->max_runs || o->budget_s > 0)) {
-		snprintf(err, errlen, "--%s only counts with --until-separated; give that too, or leave it out",
+	if (!o->until_separated && !o->race && (o->max_runs || o->budget_s > 0)) {
+		snprintf(err, errlen, "--%s only counts with --until-separated or --race; give one, or leave it out",
 			 o->max_runs ? "max-runs" : "budget");
+		return -EINVAL;
+	}
+	if (!o->race && o->peers.n) {
+		snprintf(err, errlen, "--peer '%s' only counts with --race; give that too, or leave it out", o->peers.v[0]);
 		return -EINVAL;
 	}
 	if (o->max_runs && o->max_runs < runs) {
@@ -114,7 +129,7 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 			 o->max_runs, runs, runs);
 		return -EINVAL;
 	}
-	if (o->until_separated && !o->max_runs)
+	if ((o->until_separated || o->race) && !o->max_runs)
 		o->max_runs = runs > 10 ? runs : 10;
 	return 0;
 }
@@ -138,6 +153,8 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
 		.companion = o->replay ? &workload_replay : NULL, .ccfg = w,
 		.find_workload = workload_find,
+		.race = o->race, .prime = o->prime, .margin = o->margin_pct ? (double)o->margin_pct / 100 : 0,
+		.peers = o->peers.v, .npeers = o->peers.n,
 	};
 	r->stop = &cli_stopped;
 	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,
@@ -161,7 +178,7 @@ int cmd_sweep(int argc, char **argv)
 	struct bitmap_cfg b = { 0 };
 	struct replay_wcfg w = { 0 };
 	struct runner r = { 0 };
-	char err[OPT_ERR_MAX + 512];
+	char err[4096];
 	int ret;
 
 	server_cfg_defaults(&o.srv);
@@ -177,7 +194,8 @@ int cmd_sweep(int argc, char **argv)
 		return fail(ret, err);
 	}
 	cli_catch_stop(true);
-	ret = cmd_exit_code(runner_main(&r, argc + 2, argv - 2, finish));	/* see cmd.h */
+	ret = runner_main(&r, argc + 2, argv - 2, finish, err, sizeof(err));	/* see cmd.h */
+	ret = cmd_runner_end(&r, ret, err, true);
 	query_free(&b.q);
 	replay_wcfg_free(&w);
 	json_decref(b.refs);

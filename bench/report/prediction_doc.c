@@ -242,7 +242,7 @@ void prediction_section(struct doc *d, const struct report *r, const json_t *seq
 
 	if (prediction_build(r, 0, &p) < 0) {
 		doc_para(d, "%s", older_replays ?
-			 "This run's replays ran after its sweeps, outside their rounds and cold state (an older eicbench): they are not used. A new run replays each value in the sweep's own rounds." :
+			 "This run's replays ran after its sweeps, outside their rounds and cold state: they are not used. Replay trials in the sweep's own rounds come from eicbench sweep --replay; run does not make them yet." :
 			 "The sweep recorded no replay trials, so nothing here is explained by the device alone.");
 		return;
 	}

@@ -5,7 +5,8 @@
  * the same rounds and cold state: bench/report/prediction_doc.h), checked
  * request by request before they are used, and the observed changes split
  * into waiting for reads, CPU and waiting for a core. Then one
- * recommendation for the storage reconciling the queries, the device's own
+ * recommendation for the storage reconciling the queries (the decision
+ * rule, bench/report/regret.h), the device's own
  * curves (random reads against depth, with a knee only where a deeper
  * point shows the plateau; sequential reads against request size), the
  * check for caches below, and the lines that apply the value. Rendered
@@ -44,14 +45,6 @@ struct verdict {
 	char    missing[1024];                 /* what could not be read, said in the report */
 };
 
-/* The storage-wide pick: the smallest value indistinguishable from every
- * query's fastest, else the one whose worst ratio to a fastest is least. */
-struct verdict_pick {
-	const char *value;                     /* NULL when no value is in every sweep */
-	int    in_all;                         /* indistinguishable in every query */
-	double worst;                          /* its largest median / fastest median */
-};
-
 /*
  * Load run folder DIR. A subfolder that is missing or unreadable is noted in
  * V->missing and left out; no sweep at all is -EINVAL. Free with
@@ -62,9 +55,6 @@ void verdict_free(struct verdict *v);
 
 /* The group of VALUE in query Q's first series, or NULL. */
 const struct report_group *verdict_group(const struct verdict_query *q, const char *value);
-
-
-void verdict_pick(const struct verdict *v, struct verdict_pick *out);
 
 /*
  * The whole ending of a run: load DIR, make the plots, write report.md and

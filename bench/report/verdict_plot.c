@@ -16,21 +16,19 @@
 #include "bench/report/verdict_doc.h"
 #include "bench/report/prediction_doc.h"
 #include "bench/report/prediction.h"
+#include "bench/report/verdict_box.h"
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static void block(FILE *f, const char *title)
 {
 	fprintf(f, "\n\nposition value \"%s\" lo hi\n", title);
 }
 
-/* speedup-Q.dat: observed with its interval, predicted by the replay trials. */
+/* speedup-Q.dat: observed with its interval, and predicted by the replay
+ * trials when the sweep ran them. */
 static int speedup_data(const struct verdict_query *q, const char *path)
 {
-	static const char *const titles[] = { "observed (heap phase)", "replay trials" };
+	size_t idx[q->rep.ngroups + 1], n = report_series_groups(&q->rep, 0, idx);
 	struct prediction p;
 	int have = prediction_build(&q->rep, 0, &p) == 0 && p.zero != REPORT_NONE;
 	FILE *f = fopen(path, "we");
@@ -38,20 +36,34 @@ static int speedup_data(const struct verdict_query *q, const char *path)
 	if (!f)
 		return -errno;
 	fprintf(f, "# eicbench run: speedup against 0 per value of effective_io_concurrency\n");
-	for (size_t k = 0; have && k < p.nvalues; k++)
-		fprintf(f, "%zu \"%s\"\n", k, p.v[k].value);
-	for (int s = 0; have && s < 2; s++) {
-		block(f, titles[s]);
-		for (size_t k = 0; k < p.nvalues; k++) {
-			const struct report_group *g = &q->rep.groups[p.v[k].group];
-			double y = s == 0 ? g->speedup_vs_0 : p.v[p.zero].replay_ms / p.v[k].replay_ms;
-			double lo = s == 0 && !isnan(g->ci_vs_0.lo) ? g->ci_vs_0.lo : y;
-			double hi = s == 0 && !isnan(g->ci_vs_0.hi) ? g->ci_vs_0.hi : y;
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "%zu \"%s\"\n", k, report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept));
+	block(f, "observed (heap phase)");
+	for (size_t k = 0; k < n; k++) {
+		const struct report_group *g = &q->rep.groups[idx[k]];
+		const char *v = report_value(&q->rep, g, q->rep.swept);
+		double y = g->speedup_vs_0;
+		double lo = !isnan(g->ci_vs_0.lo) ? g->ci_vs_0.lo : y;
+		double hi = !isnan(g->ci_vs_0.hi) ? g->ci_vs_0.hi : y;
 
-			if (isfinite(y))
-				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, p.v[k].value, y, lo, hi);
-		}
+		if (!strcmp(v, "0"))	/* the reference: 1 by definition, no interval */
+			y = lo = hi = 1;
+		if (isfinite(y))
+			fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);
 	}
+	if (have)
+		block(f, "replay trials");
+	for (size_t k = 0; have && k < n; k++)
+		for (size_t j = 0; j < p.nvalues; j++) {
+			double y = p.v[p.zero].replay_ms / p.v[j].replay_ms;
+
+			if (p.v[j].group != idx[k])
+				continue;
+			if (j == p.zero)
+				y = 1;
+			if (isfinite(y))
+				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, p.v[j].value, y, y, y);
+		}
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
@@ -124,23 +136,19 @@ static int write_doc(const struct doc *d, const char *dir, const char *file,
 	return record_write_rendered(path, render, d, err, errlen);
 }
 
-/* The verdict as JSON: the pick and, per query, each value's pair. */
-static json_t *verdict_json(const struct verdict *v)
+/* Each query's replay trials beside its query trials (prediction_json), as
+ * "replay" of the verdict's JSON, when any sweep ran them. */
+static void add_replay_json(const struct verdict *v, json_t *j)
 {
-	struct verdict_pick pk;
-	json_t *o, *qs = json_array();
+	json_t *rp = json_object();
 
-	verdict_pick(v, &pk);
-	for (int i = 0; i < v->nq; i++) {
-		const struct verdict_query *q = &v->q[i];
-		json_t *rows = q->have_rep ? prediction_json(&q->rep) : json_array();
-
-		json_array_append_new(qs, json_pack("{s:s, s:o}", "query", q->name, "values", rows));
-	}
-	o = json_pack("{s:o, s:b, s:o, s:o, s:s}", "recommended", pk.value ? json_string(pk.value) : json_null(),
-		      "indistinguishable_in_every_query", pk.in_all, "worst_ratio", jnum(pk.worst),
-		      "queries", qs, "missing", v->missing);
-	return o;
+	for (int i = 0; rp && i < v->nq; i++)
+		if (v->q[i].have_rep && v->q[i].rep.companions && json_array_size(v->q[i].rep.companions))
+			json_object_set_new(rp, v->q[i].name, prediction_json(&v->q[i].rep));
+	if (rp && json_object_size(rp))
+		json_object_set_new(j, "replay", rp);
+	else
+		json_decref(rp);
 }
 
 static int write_all(struct verdict *v, struct doc *d, int plot, char *note, size_t notelen,
@@ -182,9 +190,14 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 			ret = html_of(&d, out);
 			break;
 		case REPORT_JSON: {
-			json_t *j = verdict_json(&v);
+			struct regret g;
+			json_t *j = verdict_regret(&v, &g, err, errlen) == 0 ? verdict_box_json(&v, &g) : NULL;
 
-			ret = json_dumpf(j, out, JSON_INDENT(2)) == 0 ? 0 : -ENOMEM;
+			if (j)
+				add_replay_json(&v, j);
+
+			regret_free(&g);
+			ret = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : j ? -ENOMEM : -EINVAL;
 			fputc('\n', out);
 			json_decref(j);
 			break;
