@@ -45,5 +45,23 @@ int curve_find_knee(const unsigned *depths, const double *iops, size_t n,
 			knee = i;
 	out->peak = peak;
 	out->knee = knee;
+	out->plateau = false;
+	for (size_t i = 0; i < n; i++)
+		out->plateau |= depths[i] > depths[knee];
 	return 0;
+}
+
+bool curve_flat(const double *iops, size_t n)
+{
+	if (n < CURVE_FLAT_POINTS + 1)
+		return false;
+	for (size_t i = n - CURVE_FLAT_POINTS; i < n; i++) {
+		double best = 0;
+
+		for (size_t j = 0; j < i; j++)
+			best = iops[j] > best ? iops[j] : best;
+		if (!(iops[i] < best * (1 + CURVE_RISE_MIN)))
+			return false;
+	}
+	return true;
 }

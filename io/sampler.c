@@ -29,21 +29,30 @@ static struct sampler_sample *new_sample(struct sampler *s)
 	return &s->samples[s->n];
 }
 
-/* Pid J's CPU ticks into X; one not read yet stays 0, one that ended
- * keeps its last reading. */
+/* Pid J's CPU ticks and scheduler times into X; one not read yet stays 0,
+ * one that ended keeps its last reading. */
 static void take_pid(struct sampler *s, int j, struct sampler_sample *x,
 		     const struct sampler_sample *prev)
 {
 	struct proc_snap p;
+	struct sched_snap q;
 
 	if (sysstat_proc_read(s->cfg.pids[j], &p) == 0) {
 		x->utime[j] = p.utime;
 		x->stime[j] = p.stime;
+		if (sysstat_sched_read(s->cfg.pids[j], &q) == 0) {
+			x->oncpu_ns[j] = q.oncpu_ns;
+			x->runqueue_ns[j] = q.runqueue_ns;
+		} else {
+			s->sched_missing[j] = true;   /* a kernel without schedstat */
+		}
 		if (s->pid_first[j] == SAMPLER_NEVER)
 			s->pid_first[j] = s->n;
 	} else if (prev && s->pid_first[j] != SAMPLER_NEVER) {
 		x->utime[j] = prev->utime[j];
 		x->stime[j] = prev->stime[j];
+		x->oncpu_ns[j] = prev->oncpu_ns[j];
+		x->runqueue_ns[j] = prev->runqueue_ns[j];
 	}
 }
 
@@ -63,6 +72,7 @@ static int take(struct sampler *s)
 		}
 	if (sysstat_cpu_read(&x->cpu) < 0 && prev)
 		x->cpu = prev->cpu;
+	/* the processes last, right before the time stamp they are read at */
 	for (int j = 0; j < s->cfg.npids; j++)
 		take_pid(s, j, x, prev);
 	x->t_ns = clock_now_ns();
@@ -134,6 +144,7 @@ int sampler_add_pid(struct sampler *s, pid_t pid)
 	}
 	s->cfg.pids[j] = pid;
 	s->pid_first[j] = SAMPLER_NEVER;
+	s->sched_missing[j] = false;
 	s->cfg.npids++;
 	rc = take(s);
 	pthread_mutex_unlock(&s->lock);
@@ -297,5 +308,13 @@ int sampler_proc_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1
 	out->system_s = (AT(s, k1, t1, stime[j]) - AT(s, k0, t0, stime[j])) / hz;
 	elapsed_s = (double)(t1 - t0) / 1e9;
 	out->cpu_share = (out->user_s + out->system_s) / elapsed_s;
+	out->have_sched = !s->sched_missing[j];
+	if (out->have_sched) {
+		double on = (AT(s, k1, t1, oncpu_ns[j]) - AT(s, k0, t0, oncpu_ns[j])) / 1e9;
+		double rq = (AT(s, k1, t1, runqueue_ns[j]) - AT(s, k0, t0, runqueue_ns[j])) / 1e9;
+
+		out->oncpu_s = on < 0 ? 0 : on > elapsed_s ? elapsed_s : on;
+		out->runqueue_s = rq < 0 ? 0 : rq > elapsed_s - out->oncpu_s ? elapsed_s - out->oncpu_s : rq;
+	}
 	return 0;
 }

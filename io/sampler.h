@@ -1,7 +1,9 @@
 /*
  * sampler: a thread that snapshots /proc while something runs: the
- * diskstats of a few devices, /proc/stat, and the CPU ticks of a few
- * processes, every interval_ms (100 by default) from sampler_start() to
+ * diskstats of a few devices, /proc/stat, and of a few processes their CPU
+ * ticks (/proc/PID/stat, for the user/system split) and their scheduler
+ * times in ns (/proc/PID/schedstat: on a CPU, waiting on a run queue),
+ * every interval_ms (100 by default) from sampler_start() to
  * sampler_stop(). Afterwards any time window inside the run can be read as
  * the usual deltas, counters interpolated linearly between the samples on
  * either side, so a phase whose start and end are known from elsewhere
@@ -41,6 +43,8 @@ struct sampler_sample {
 	struct cpu_snap  cpu;
 	uint64_t        utime[SAMPLER_MAX_PIDS];  /* ticks of each pid */
 	uint64_t        stime[SAMPLER_MAX_PIDS];
+	uint64_t        oncpu_ns[SAMPLER_MAX_PIDS];     /* schedstat of each pid */
+	uint64_t        runqueue_ns[SAMPLER_MAX_PIDS];
 };
 
 #define SAMPLER_NEVER ((size_t)-1)
@@ -51,6 +55,7 @@ struct sampler {
 	size_t                 n, cap;
 	bool                   disk_missing[SAMPLER_MAX_DISKS];
 	size_t                 pid_first[SAMPLER_MAX_PIDS]; /* first sample that read it, or SAMPLER_NEVER */
+	bool                   sched_missing[SAMPLER_MAX_PIDS]; /* a schedstat read failed while stat did not */
 	uint64_t               max_gap_ns;     /* the longest time between samples */
 	struct ticker          ticker;
 	pthread_mutex_t        lock;           /* the samples and pids, while running */
@@ -88,7 +93,9 @@ uint64_t sampler_last_ns(const struct sampler *s);
 
 /*
  * Figures of the window [T0, T1] (clamped to the samples): what disk I did,
- * the CPUs, and the CPU share of pid J. -ERANGE when the window is empty or
+ * the CPUs, and the CPU of pid J (ticks, and schedstat's ns when every
+ * sample had them: proc_delta.have_sched; on-CPU and run-queue time are
+ * clamped to the window, so off-CPU time is never negative). -ERANGE when the window is empty or
  * shorter than two sampling intervals (too short to split by; the whole run
  * is always allowed), -ENOENT when that disk could not be read or that pid
  * never was. Only after sampler_stop().

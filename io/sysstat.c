@@ -213,6 +213,35 @@ void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
 		out->cpu_share = (out->user_s + out->system_s) / elapsed;
 }
 
+int sysstat_sched_parse(const char *text, struct sched_snap *out)
+{
+	uint64_t on, rq, n;
+	char end;
+
+	if (sscanf(text, "%" SCNu64 " %" SCNu64 " %" SCNu64 "%c", &on, &rq, &n, &end) != 4 ||
+	    (end != '\n' && end != ' '))
+		return -EINVAL;
+	*out = (struct sched_snap){ .oncpu_ns = on, .runqueue_ns = rq, .slices = n };
+	return 0;
+}
+
+int sysstat_sched_read(pid_t pid, struct sched_snap *out)
+{
+	char path[64], *text;
+	int rc;
+
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/thread-self/schedstat");
+	if ((rc = read_text(path, &text)) < 0)
+		return rc;
+	rc = sysstat_sched_parse(text, out);
+	out->taken_ns = clock_now_ns();
+	free(text);
+	return rc;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -1,13 +1,15 @@
 /*
- * sysstat: snapshots of /proc/diskstats, /proc/stat and /proc/PID/stat, their
- * differences, and the block device that holds a path (with its queue
+ * sysstat: snapshots of /proc/diskstats, /proc/stat, /proc/PID/stat and
+ * /proc/PID/schedstat, their differences, and the block device that holds a path (with its queue
  * settings from /sys/block). Read-only; knows nothing of PostgreSQL.
  * Counters are kept as the kernel gives them (sectors of 512 bytes, ticks of
- * USER_HZ, milliseconds); the *_diff helpers turn two snapshots into rates.
+ * USER_HZ, milliseconds; schedstat's nanoseconds); the *_diff helpers turn
+ * two snapshots into rates.
  */
 #ifndef IO_SYSSTAT_H
 #define IO_SYSSTAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -54,7 +56,24 @@ struct proc_snap {
 struct proc_delta {
 	double user_s, system_s;
 	double cpu_share;              /* (user+system) / elapsed, 1.0 = one core */
+	/* From schedstat (ns), when have_sched: on a CPU, and runnable but
+	 * waiting for one; their sum never exceeds the window. */
+	bool   have_sched;
+	double oncpu_s, runqueue_s;
 };
+
+/* /proc/PID/schedstat (or /proc/thread-self/schedstat): the time the task
+ * ran on a CPU and the time it waited on a run queue for one, in ns (the
+ * scheduler's own clock, not ticks), and how many times it was scheduled. */
+struct sched_snap {
+	uint64_t oncpu_ns, runqueue_ns, slices;
+	uint64_t taken_ns;
+};
+
+/* Parse the text of a schedstat file: three numbers. 0 or -EINVAL. */
+int sysstat_sched_parse(const char *text, struct sched_snap *out);
+/* PID's, or with PID 0 the calling thread's. -ENOENT without schedstats. */
+int sysstat_sched_read(pid_t pid, struct sched_snap *out);
 
 /* The device under a path, and its queue settings. Absent values are -1 / "". */
 struct device_info {

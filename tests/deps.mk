@@ -18,3 +18,4 @@ tests/pgstats-watch: tests/pgstats_watch.o $(LIBBENCH) $(LIBIO)
 	$(Q)$(LINK) -o $@ tests/pgstats_watch.o $(LIBBENCH) $(LIBIO) $(LDLIBS)
 unit: tests/pgstats-watch
 -include tests/pgstats_watch.d
+test_replay_DEPS = tests/fixture.o

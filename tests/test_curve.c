@@ -58,22 +58,25 @@ struct knee_case {
 	size_t   n;
 	double   share;
 	unsigned peak_depth, knee_depth;
+	bool     plateau;
 };
 
 static const struct knee_case knee_cases[] = {
 	/* fio's curve on this project's first machine (O_DIRECT random 8 KiB reads
 	 * of the heap file): peak 78k at 128; 90% is 70.2k, first reached at 64 (76k) */
 	{ { 1, 2, 4, 8, 16, 32, 64, 128, 256 },
-	  { 16300, 26000, 37000, 51000, 63000, 68000, 76000, 78000, 70000 }, 9, 0.90, 128, 64 },
+	  { 16300, 26000, 37000, 51000, 63000, 68000, 76000, 78000, 70000 }, 9, 0.90, 128, 64, true },
 	{ { 1, 2, 4, 8, 16, 32, 64, 128, 256 },
-	  { 16300, 26000, 37000, 51000, 63000, 68000, 76000, 78000, 70000 }, 9, 0.80, 128, 16 },
+	  { 16300, 26000, 37000, 51000, 63000, 68000, 76000, 78000, 70000 }, 9, 0.80, 128, 16, true },
 	/* depths in any order */
-	{ { 64, 1, 16, 4 }, { 1000, 100, 950, 500 }, 4, 0.90, 64, 16 },
+	{ { 64, 1, 16, 4 }, { 1000, 100, 950, 500 }, 4, 0.90, 64, 16, true },
 	/* a flat curve: the smallest depth */
-	{ { 1, 2, 4 }, { 500, 500, 500 }, 3, 0.90, 1, 1 },
+	{ { 1, 2, 4 }, { 500, 500, 500 }, 3, 0.90, 1, 1, true },
 	/* share 1: the peak itself, the smallest depth among ties */
-	{ { 8, 4, 16 }, { 900, 1000, 1000 }, 3, 1.0, 4, 4 },
-	{ { 32 }, { 123 }, 1, 0.90, 32, 32 },
+	{ { 8, 4, 16 }, { 900, 1000, 1000 }, 3, 1.0, 4, 4, true },
+	{ { 32 }, { 123 }, 1, 0.90, 32, 32, false },
+	/* still rising at the deepest point (the 4-point grid of an old run): no plateau */
+	{ { 1, 4, 16, 64 }, { 16000, 37000, 63000, 76000 }, 4, 0.90, 64, 64, false },
 };
 
 static void test_knee(void **state)
@@ -86,7 +89,25 @@ static void test_knee(void **state)
 		if (c->depths[k.peak] != c->peak_depth || c->depths[k.knee] != c->knee_depth)
 			fail_msg("knee case %zu: peak %u knee %u, expected %u and %u", i,
 				 c->depths[k.peak], c->depths[k.knee], c->peak_depth, c->knee_depth);
+		if (k.plateau != c->plateau)
+			fail_msg("knee case %zu: plateau %d, expected %d", i, k.plateau, c->plateau);
 	}
+}
+
+/* Deeper points stop paying when the last two each add under 5% to the best before them. */
+static void test_flat(void **state)
+{
+	static const double fio[] = { 16300, 26000, 37000, 51000, 63000, 68000, 76000, 78000, 70000 };
+	static const double wobble[] = { 100, 200, 300, 310, 290, 320 };
+	(void)state;
+
+	assert_false(curve_flat(fio, 7));         /* 76k is 12% over 68k */
+	assert_false(curve_flat(fio, 8));         /* 78k adds 2.6%, but 76k added 12% */
+	assert_true(curve_flat(fio, 9));          /* 78k and 70k: both under 5% */
+	assert_true(curve_flat(wobble, 5));
+	assert_false(curve_flat(wobble, 4));
+	assert_false(curve_flat(wobble, 2));
+	assert_true(curve_flat(wobble, 6));       /* 320 is 3.2% over 310 */
 }
 
 static void test_knee_bad_input(void **state)
@@ -108,6 +129,7 @@ int main(void)
 		cmocka_unit_test(test_steady_mean_is_of_the_window),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_knee_bad_input),
+		cmocka_unit_test(test_flat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,7 +194,7 @@ static void the_workload_table(void **state)
 			assert_true(f->label && *f->label && f->unit && *f->unit);
 		assert_non_null(sql_text((*w)->relations_sql));
 	}
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_null(workload_find("tpcc"));
 	assert_string_equal(workload_tpcb.figures[0].path, "tps");
 	assert_false(workload_tpcb.figures[0].lower_is_better);

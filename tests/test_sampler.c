@@ -44,6 +44,9 @@ static void hand_samples(struct sampler *s)
 	s->samples[1].utime[0] = 50;
 	s->samples[2].utime[0] = 150;
 	s->samples[2].stime[0] = 0;
+	s->samples[1].oncpu_ns[0] = 500000000u;     /* 0.5 s, then 1 s more on a CPU */
+	s->samples[2].oncpu_ns[0] = 1500000000u;
+	s->samples[2].runqueue_ns[0] = 200000000u;  /* 0.2 s waiting for one in the second second */
 }
 
 static void interpolation(void **state)
@@ -67,6 +70,19 @@ static void interpolation(void **state)
 	assert_int_equal(sampler_proc_window(&s, 0, 1500000000u, 2500000000u, &p), 0);
 	assert_float_equal(p.user_s, 75.0 / hz, 1e-9);
 	assert_float_equal(p.cpu_share, 75.0 / hz, 1e-9);
+	assert_true(p.have_sched);
+	assert_float_equal(p.oncpu_s, 0.25 + 0.5, 1e-9);
+	assert_float_equal(p.runqueue_s, 0.1, 1e-9);
+	/* a reading that would put more on the CPU than the window holds is clamped */
+	s.samples[2].oncpu_ns[0] = 2600000000u;
+	assert_int_equal(sampler_proc_window(&s, 0, 2000000000u, 3000000000u, &p), 0);
+	assert_float_equal(p.oncpu_s, 1.0, 1e-9);
+	assert_float_equal(p.runqueue_s, 0.0, 1e-9);
+	s.samples[2].oncpu_ns[0] = 1500000000u;
+	s.sched_missing[0] = true;
+	assert_int_equal(sampler_proc_window(&s, 0, 2000000000u, 3000000000u, &p), 0);
+	assert_false(p.have_sched);
+	s.sched_missing[0] = false;
 	/* clamped to the run */
 	assert_int_equal(sampler_disk_window(&s, 0, 0, 9000000000u, &d), 0);
 	assert_int_equal(d.reads, 400);
@@ -112,6 +128,9 @@ static void live(void **state)
 	assert_true(s.n >= 3);
 	assert_int_equal(sampler_proc_window(&s, 0, sampler_first_ns(&s), sampler_last_ns(&s), &p), 0);
 	assert_true(p.cpu_share > 0.0 && p.cpu_share < 1.5);
+	assert_true(p.have_sched);
+	assert_true(p.oncpu_s > 0.0);
+	assert_true(p.oncpu_s + p.runqueue_s <= (double)(sampler_last_ns(&s) - sampler_first_ns(&s)) / 1e9 + 1e-9);
 	assert_int_equal(sampler_proc_window(&s, 1, sampler_first_ns(&s), sampler_last_ns(&s), &p), -ENOENT);
 	assert_int_equal(sampler_cpu_window(&s, sampler_first_ns(&s), sampler_last_ns(&s), &c), 0);
 	assert_true(c.user_pct + c.system_pct + c.idle_pct + c.iowait_pct > 90.0);

@@ -101,7 +101,39 @@ static void test_cpu(void **state)
 	assert_true(fabs(d.system_pct - 16.666667) < 1e-3);
 	assert_true(fabs(d.idle_pct - 16.666667) < 1e-3);
 	assert_true(fabs(d.iowait_pct - 33.333333) < 1e-3);
+	assert_true(fabs(d.steal_pct) < 1e-9);
+	b.steal += 30;                      /* 30 ticks of 330 taken by the host */
+	sysstat_cpu_diff(&a, &b, &d);
+	assert_true(fabs(d.steal_pct - 30.0 / 330 * 100) < 1e-6);
 	assert_int_equal(sysstat_cpu_parse("intr 1 2 3\n", &a), -EINVAL);
+}
+
+/* /proc/PID/schedstat: on-CPU ns, run-queue ns, timeslices; a live read of
+ * this thread's grows with the CPU it burns. */
+static void test_sched(void **state)
+{
+	struct sched_snap a, b;
+	uint64_t x = 1;
+	(void)state;
+
+	assert_int_equal(sysstat_sched_parse("188670323 24507219 416\n", &a), 0);
+	assert_int_equal(a.oncpu_ns, 188670323);
+	assert_int_equal(a.runqueue_ns, 24507219);
+	assert_int_equal(a.slices, 416);
+	assert_int_equal(sysstat_sched_parse("18446744073709551615 0 1\n", &a), 0);
+	assert_true(a.oncpu_ns == UINT64_MAX);
+	assert_int_equal(sysstat_sched_parse("12 34\n", &a), -EINVAL);
+	assert_int_equal(sysstat_sched_parse("12 34 x\n", &a), -EINVAL);
+	assert_int_equal(sysstat_sched_parse("", &a), -EINVAL);
+	assert_int_equal(sysstat_sched_read(0, &a), 0);
+	for (volatile int i = 0; i < 20000000; i++)
+		x = x * 6364136223846793005ULL + 1;
+	assert_int_equal(sysstat_sched_read(getpid(), &b), 0);
+	assert_int_equal(sysstat_sched_read(0, &b), 0);
+	assert_true(b.oncpu_ns > a.oncpu_ns);
+	assert_true(b.taken_ns > a.taken_ns);
+	assert_true(x != 0);
+	assert_int_equal(sysstat_sched_read(999999999, &b), -ENOENT);
 }
 
 static void test_proc(void **state)
@@ -171,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_disk_diff),
 		cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_proc),
+		cmocka_unit_test(test_sched),
 		cmocka_unit_test(test_fstype),
 		cmocka_unit_test(test_live),
 	};

@@ -2,9 +2,10 @@
  * test_verdict: the verdict of run folders in tests/fixtures/run (run from
  * the repository root). "disagree": a dense query bound by readahead and CPU
  * where 0 wins and a sparse one bound by concurrency where 32 wins, with
- * their replays, the device's curve and the cache check; "noisy": a query
- * whose values cannot be told apart. Checks the pairs, the storage-wide
- * pick, and the sentences made from the figures.
+ * the replays an older run made after its sweeps (not used), the device's
+ * curve and the cache check; "noisy": a query whose values cannot be told
+ * apart. Checks the storage-wide pick and the sentences made from the
+ * figures.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,15 +24,6 @@
 #include "bench/report/verdict_doc.h"
 
 #define F "tests/fixtures/run/"
-
-static const struct verdict_query *query(const struct verdict *v, const char *name)
-{
-	for (int i = 0; i < v->nq; i++)
-		if (!strcmp(v->q[i].name, name))
-			return &v->q[i];
-	fail_msg("no query %s", name);
-	return NULL;
-}
 
 static char *text_of(const struct verdict *v)
 {
@@ -71,37 +63,6 @@ static void decide(const struct verdict *v, const char *answer, enum decision_re
 	regret_free(&g);
 }
 
-static void pairs(void **state)
-{
-	struct verdict v;
-	struct verdict_pair p;
-	char err[1024];
-	const struct verdict_query *q;
-
-	(void)state;
-	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
-	assert_int_equal(v.nq, 2);
-	assert_string_equal(v.missing, "");
-	/* sparse at 32: replays of 3300 ms plain and 900 ms with the advice */
-	q = query(&v, "sparse");
-	assert_float_equal(verdict_replay_ms(q, "psync", 1), 3300, 1e-9);
-	assert_float_equal(verdict_replay_ms(q, "fadvise", 32), 900, 1e-9);
-	assert_true(isnan(verdict_replay_ms(q, "fadvise", 2)));
-	assert_int_equal(verdict_pair(q, "32", &p), 0);
-	assert_float_equal(p.predicted, 3300.0 / 900, 1e-9);
-	assert_float_equal(p.uring_ms, 600, 1e-9);
-	/* accounted: (3300 - 900) / (heap at 0 - heap at 32) */
-	assert_float_equal(p.accounted, 2400 / (p.g0->median_ms - p.heap_ms), 1e-9);
-	assert_float_equal(p.heap_cpu_s, p.g->heap_cpu_share * p.heap_ms / 1000, 1e-9);
-	assert_int_equal(verdict_pair(q, "2", &p), -1);
-	/* blog at 16: the advice made the device slower, predicted < 1 */
-	q = query(&v, "blog");
-	assert_int_equal(verdict_pair(q, "16", &p), 0);
-	assert_float_equal(p.predicted, 2000.0 / 4900, 1e-9);
-	assert_true(p.speedup < 1);
-	verdict_free(&v);
-}
-
 static void disagree(void **state)
 {
 	struct verdict v;
@@ -121,16 +82,8 @@ static void disagree(void **state)
 	assert_null(strstr(text, "Recommended"));
 	expect(text, "ALTER TABLESPACE pg_default SET (effective_io_concurrency = 4);");
 	expect(text, "ALTER SYSTEM SET effective_io_concurrency = 4;");
-	/* readahead-bound: the device predicts slower, CPU takes the rest */
-	expect(text, "the device predicts 2.50x slower");
-	expect(text, "of the time lost to prefetching");
-	expect(text, "or for a core on a busy machine), was 0.46 s at 4 and 3.50 s at 0.");
-	expect(text, "The 8.81 s lost are 11.86 s more CPU and 3.04 s less time off the CPU.");
-	expect(text, "At 0 the query spent 3.50 s off the CPU, more than the 2.00 s the replay's plain reads of the same blocks took with no work between them");
-	/* concurrency-bound: the device predicts most of the gain */
-	expect(text, "At 32 the heap phase took");
-	expect(text, "the device predicts 3.67x faster; with 32 reads in flight through io_uring they took 600 ms");
-	expect(text, "The 2.40 s saved are 0.04 s more CPU and 2.44 s less time off the CPU.");
+	/* replays of an older run, after the sweeps: not used */
+	expect(text, "This run's replays ran after its sweeps, outside their rounds and cold state: they are not used.");
 	expect(text, "no sign of a cache below this machine");
 	free(text);
 	verdict_free(&v);
@@ -299,12 +252,11 @@ static void refused_and_missing(void **state)
 	/* an interrupted run: what is there is reported, what is not is said */
 	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
 	assert_non_null(strstr(v.missing, "sweep-blog"));
-	assert_non_null(strstr(v.missing, "replay-sparse (no replay points recorded)"));
 	assert_non_null(strstr(v.missing, "device (no device curve recorded)"));
 	text = text_of(&v);
 	expect(text, "Set effective_io_concurrency = 32 for the tablespace measured");
 	expect(text, "The sweep of blog has no finished trials");
-	expect(text, "The replay of its heap blocks is not in the records");
+	expect(text, "This run's replays ran after its sweeps");
 	expect(text, "Not in the records");
 	free(text);
 	verdict_free(&v);
@@ -319,7 +271,6 @@ static void refused_and_missing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pairs),
 		cmocka_unit_test(disagree),
 		cmocka_unit_test(knee_by_the_rule),
 		cmocka_unit_test(noisy),

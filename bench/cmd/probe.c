@@ -22,7 +22,8 @@
 	"       eicbench probe --relation NAME [--query blog|sparse|FILE] [--datadir DIR | --dsn CONNINFO] [OPTIONS]\n" \
 	"       eicbench probe --cache-check (--file PATH [--bs SIZE] | [--relation NAME] [--datadir DIR | --dsn CONNINFO]) [--seed S] [--json] [--out DIR]\n" \
 	"OPTIONS: [--engine psync,fadvise,io_uring,readstream] [--depth 1,2,4,...] [--combine N] [--bs 8k] [--direct]\n" \
-	"       [--duration 10s | --count N | --steady [--duration 30s]] [--json] [--out DIR] [--no-cold]"
+	"       [--duration 10s | --count N | --one-pass | --steady [--window 1s] [--duration 30s]] [--until-plateau]\n" \
+	"       [--sizes 128k,256k,...] [--json] [--out DIR] [--no-cold]"
 
 #define O(f) offsetof(struct probe_cfg, f)
 static const struct opt_desc probe_table[] = {
@@ -46,6 +47,14 @@ static const struct opt_desc probe_table[] = {
 	{ "count", OPT_INT, O(count), 1, 1000000000000LL, "N", NULL, "blocks per point instead of a duration" },
 	{ "steady", OPT_FLAG, O(steady), 0, 0, NULL, NULL,
 	  "run each point until its IOPS is steady: the last 5 one-second windows within ±5% of their mean (5 s to --duration, default 30 s)" },
+	{ "window", OPT_SECONDS, O(window), 0, 60, "TIME", "1s",
+	  "with --steady: the length of a window (the rule needs 5 of them)" },
+	{ "one-pass", OPT_FLAG, O(one_pass), 0, 0, NULL, NULL,
+	  "each point reads every block of the pattern once (seq: the whole file; not with random)" },
+	{ "until-plateau", OPT_FLAG, O(until_plateau), 0, 0, NULL, NULL,
+	  "with ascending depths: an engine goes no deeper once two depths in a row add under 5% IOPS over the best before them" },
+	{ "sizes", OPT_STR, O(sizes), 0, 0, "LIST", NULL,
+	  "instead of --bs: run every point at each of these block sizes (e.g. 128k,256k,1m,4m for sequential reads), up to 16m" },
 	{ "cache-check", OPT_FLAG, O(cache_check), 0, 0, NULL, NULL,
 	  "instead of points: check for a cache below this machine (O_DIRECT re-reads against fresh reads)" },
 	{ "seed", OPT_INT, O(seed), 0, LLONG_MAX, "S", "1", "file form and --cache-check: seed of the random blocks" },

@@ -72,13 +72,21 @@ static void print_knees(FILE *f, const json_t *knees)
 	const json_t *k;
 	size_t i;
 
-	json_array_foreach(knees, i, k)
-		fprintf(f, "%s: peak %.0f IOPS at depth %u; knee at depth %u (%.0f IOPS, the smallest depth reaching %.0f%% of the peak)\n",
-			json_string_value(json_object_get(k, "engine")),
-			json_number_value(json_object_get(k, "peak_iops")),
-			(unsigned)json_integer_value(json_object_get(k, "peak_depth")),
-			(unsigned)json_integer_value(json_object_get(k, "knee_depth")),
-			json_number_value(json_object_get(k, "knee_iops")), CURVE_KNEE_SHARE * 100);
+	json_array_foreach(knees, i, k) {
+		const char *engine = json_string_value(json_object_get(k, "engine"));
+		double peak = json_number_value(json_object_get(k, "peak_iops"));
+		unsigned peak_depth = (unsigned)json_integer_value(json_object_get(k, "peak_depth"));
+
+		if (json_is_true(json_object_get(k, "plateau")))
+			fprintf(f, "%s: peak %.0f IOPS at depth %u; knee at depth %u (%.0f IOPS, the smallest depth reaching %.0f%% of the peak)%s\n",
+				engine, peak, peak_depth,
+				(unsigned)json_integer_value(json_object_get(k, "knee_depth")),
+				json_number_value(json_object_get(k, "knee_iops")), CURVE_KNEE_SHARE * 100,
+				json_is_true(json_object_get(k, "stopped_rising")) ? "; deeper points stopped adding IOPS" : "");
+		else
+			fprintf(f, "%s: %.0f IOPS at depth %u, the deepest measured: no knee, IOPS may still rise deeper\n",
+				engine, peak, peak_depth);
+	}
 }
 
 /* ---- the cache check ---- */

@@ -16,6 +16,7 @@
 #include "bench/report/report.h"
 #include "bench/sweep/runner.h"
 #include "bench/workloads/workload_bitmap.h"
+#include "bench/workloads/workload_replay.h"
 
 
 struct sweep_opts {
@@ -28,7 +29,7 @@ struct sweep_opts {
 	const char *resume;
 	long long order_seed;
 	bool warm, jit, no_force;
-	bool until_separated, allow_override, no_cache_check;
+	bool until_separated, allow_override, no_cache_check, replay;
 	long long max_runs;
 	double budget_s;
 	long long sample_ms;
@@ -69,7 +70,9 @@ static const struct opt_desc sweep_table[] = {
 	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
 	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
 	  "skip the check for caches below this machine before the first trial" },
-	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "50",
+	{ "replay", OPT_FLAG, offsetof(struct sweep_opts, replay), 0, 0, NULL, NULL,
+	  "beside each query trial, a replay trial: the query's heap reads issued on the table's files as PostgreSQL issues them at that value, cold" },
+	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "10",
 	  "how often the device and the backend are sampled during the query" },
 	{ "race", OPT_FLAG, offsetof(struct sweep_opts, race), 0, 0, NULL, NULL,
 	  "after each round from the third, drop the values that cannot be the answer; stop when it is decided or at --max-runs / --budget" },
@@ -133,7 +136,7 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 
 /* Options into the runner's and the workload's configuration. */
 static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *b,
-		     char *err, size_t errlen)
+		     struct replay_wcfg *w, char *err, size_t errlen)
 {
 	int ret = check_rounds(o, err, errlen);
 
@@ -148,6 +151,8 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.warm = o->warm, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
 		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
+		.companion = o->replay ? &workload_replay : NULL, .ccfg = w,
+		.find_workload = workload_find,
 		.race = o->race, .prime = o->prime, .margin = o->margin_pct ? (double)o->margin_pct / 100 : 0,
 		.peers = o->peers.v, .npeers = o->peers.n,
 	};
@@ -171,6 +176,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_opts o = { .order_seed = -1 };
 	struct bitmap_cfg b = { 0 };
+	struct replay_wcfg w = { 0 };
 	struct runner r = { 0 };
 	char err[4096];
 	int ret;
@@ -182,7 +188,7 @@ int cmd_sweep(int argc, char **argv)
 		return 0;
 	}
 	if (ret == 0)
-		ret = configure(&o, &r, &b, err, sizeof(err));
+		ret = configure(&o, &r, &b, &w, err, sizeof(err));
 	if (ret < 0) {
 		query_free(&b.q);
 		return fail(ret, err);
@@ -191,6 +197,7 @@ int cmd_sweep(int argc, char **argv)
 	ret = runner_main(&r, argc + 2, argv - 2, finish, err, sizeof(err));	/* see cmd.h */
 	ret = cmd_runner_end(&r, ret, err, true);
 	query_free(&b.q);
+	replay_wcfg_free(&w);
 	json_decref(b.refs);
 	json_decref(b.cache_check);
 	return ret;

@@ -103,6 +103,8 @@ struct role_sum {
 	const char *role;
 	int         count;
 	double      user_s, system_s, cpu_share;
+	double      oncpu_s;            /* schedstat, when every process had it */
+	bool        sched;
 };
 
 /* Add D to ROLE's sums in SUMS (as many roles as processes at most). */
@@ -114,8 +116,10 @@ static void add_role(struct role_sum *sums, int *nsums, const char *role,
 	while (i < *nsums && strcmp(sums[i].role, role))
 		i++;
 	if (i == *nsums)
-		sums[(*nsums)++] = (struct role_sum){ .role = role };
+		sums[(*nsums)++] = (struct role_sum){ .role = role, .sched = true };
 	sums[i].count++;
+	sums[i].oncpu_s += d->oncpu_s;
+	sums[i].sched &= d->have_sched;
 	sums[i].user_s += d->user_s;
 	sums[i].system_s += d->system_s;
 	sums[i].cpu_share += d->cpu_share;
@@ -123,10 +127,11 @@ static void add_role(struct role_sum *sums, int *nsums, const char *role,
 
 static json_t *proc_cpu_json(const struct pgprocs_proc *p, const struct proc_delta *d)
 {
-	return json_pack("{s:i, s:s, s:o, s:o, s:o}", "pid", (int)p->pid, "role", p->role,
+	return json_pack("{s:i, s:s, s:o, s:o, s:o, s:o}", "pid", (int)p->pid, "role", p->role,
 			 "user_s", d ? json_real(d->user_s) : json_null(),
 			 "system_s", d ? json_real(d->system_s) : json_null(),
-			 "cpu_share", d ? json_real(d->cpu_share) : json_null());
+			 "cpu_share", d ? json_real(d->cpu_share) : json_null(),
+			 "oncpu_s", d && d->have_sched ? json_real(d->oncpu_s) : json_null());
 }
 
 json_t *pgprocs_cpu_json(const struct pgprocs *p, const struct sampler *sm, int first,
@@ -146,8 +151,9 @@ json_t *pgprocs_cpu_json(const struct pgprocs *p, const struct sampler *sm, int 
 	}
 	for (int i = 0; i < nsums; i++)
 		json_object_set_new(by, sums[i].role,
-				    json_pack("{s:i, s:f, s:f, s:f}", "count", sums[i].count,
+				    json_pack("{s:i, s:f, s:f, s:f, s:o}", "count", sums[i].count,
 					      "user_s", sums[i].user_s, "system_s", sums[i].system_s,
-					      "cpu_share", sums[i].cpu_share));
+					      "cpu_share", sums[i].cpu_share,
+					      "oncpu_s", sums[i].sched ? json_real(sums[i].oncpu_s) : json_null()));
 	return json_pack("{s:o, s:o}", "procs", procs, "by_role", by);
 }

@@ -327,6 +327,7 @@ static int take_relation(PGresult *r, const char *relation, struct relblocks *rb
 	rb->relation_blocks = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
 	rb->block_bytes = (uint32_t)strtoul(PQgetvalue(r, 0, 4), NULL, 10);
 	snprintf(rb->server_version, sizeof(rb->server_version), "%s", PQgetvalue(r, 0, 5));
+	rb->tuples_per_page = strtod(PQgetvalue(r, 0, 6), NULL);
 	return 0;
 }
 
@@ -362,25 +363,40 @@ int relblocks_lookup(PGconn *c, const char *relation, const char *datadir,
 	return rc;
 }
 
-/* The binary int8 column of R into rb->blocks, checking it ascends. */
+/* Row I's binary int8 in column COL into *OUT; false when null or malformed. */
+static bool int8_at(const PGresult *r, size_t i, int col, uint64_t *out)
+{
+	uint64_t be;
+
+	if (PQgetisnull(r, (int)i, col) || PQgetlength(r, (int)i, col) != 8)
+		return false;
+	memcpy(&be, PQgetvalue(r, (int)i, col), 8);
+	*out = be64toh(be);
+	return true;
+}
+
+/* The binary int8 columns of R (block, rows) into rb, checking blocks ascend. */
 static int take_blocks(const PGresult *r, struct relblocks *rb, char *err, size_t errlen)
 {
 	size_t n = (size_t)PQntuples(r);
-	uint64_t be;
+	uint64_t rows;
 
-	if (PQnfields(r) != 1 || PQftype(r, 0) != INT8_OID || PQfformat(r, 0) != 1) {
+	if (PQnfields(r) != 2 || PQftype(r, 0) != INT8_OID || PQftype(r, 1) != INT8_OID ||
+	    PQfformat(r, 0) != 1) {
 		snprintf(err, errlen, "the block query returned an unexpected shape (%d columns)", PQnfields(r));
 		return -EIO;
 	}
-	if (!(rb->blocks = malloc(n * sizeof(*rb->blocks))))
+	rb->blocks = malloc(n * sizeof(*rb->blocks));
+	rb->ntuples = malloc(n * sizeof(*rb->ntuples));
+	if (!rb->blocks || !rb->ntuples)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if (PQgetisnull(r, (int)i, 0) || PQgetlength(r, (int)i, 0) != 8) {
+		if (!int8_at(r, i, 0, &rb->blocks[i]) || !int8_at(r, i, 1, &rows) || rows > UINT32_MAX) {
 			snprintf(err, errlen, "the block query returned a null or malformed block number (row %zu)", i + 1);
 			return -EIO;
 		}
-		memcpy(&be, PQgetvalue(r, (int)i, 0), 8);
-		rb->blocks[i] = be64toh(be);
+		rb->ntuples[i] = (uint32_t)rows;
+		rb->rows += rows;
 		if (i && rb->blocks[i] <= rb->blocks[i - 1]) {
 			snprintf(err, errlen, "the block query's result is not distinct and ascending at row %zu", i + 1);
 			return -EIO;
@@ -422,5 +438,6 @@ void relblocks_free(struct relblocks *rb)
 	blocks_free_paths(rb->segments, rb->nsegments);
 	free(rb->base);
 	free(rb->blocks);
+	free(rb->ntuples);
 	memset(rb, 0, sizeof(*rb));
 }

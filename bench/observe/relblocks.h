@@ -1,8 +1,10 @@
 /*
  * relblocks: the heap blocks a query reads, from the database. A query of the
  * form "SELECT * FROM relation ..." is rewritten to select the distinct block
- * numbers of its rows' ctids in ascending order: the pages a bitmap heap scan
- * visits (exact and lossy alike), in the order it visits them. Also finds the
+ * numbers of its rows' ctids in ascending order, each with its count of the
+ * query's rows: the pages a bitmap heap scan visits (exact and lossy alike),
+ * in the order it visits them, and the tuples each would hold as an exact
+ * page of the bitmap. Also finds the
  * relation's segment files (data_directory/pg_relation_filepath, then .1,
  * .2, ...). Functions return 0, -EINVAL for bad input (exit 2) or another
  * -errno for a failed run, and fill a caller-owned message.
@@ -24,8 +26,11 @@ struct relblocks {
 	uint64_t     relation_blocks;  /* pg_relation_size / block_size */
 	uint32_t     block_bytes;      /* the server's block_size */
 	char         server_version[32];
+	double       tuples_per_page;  /* pg_class reltuples / relpages, 0 when not counted */
 	uint64_t    *blocks;           /* distinct, ascending */
+	uint32_t    *ntuples;          /* the query's rows on each */
 	size_t       nblocks;
+	uint64_t     rows;             /* their sum */
 	double       query_s;          /* time the block query took */
 };
 
@@ -45,7 +50,8 @@ int relblocks_rewrite(const char *text, const char *relation, char **out,
 int relblocks_lookup(PGconn *c, const char *relation, const char *datadir,
 		     struct relblocks *rb, char *err, size_t errlen);
 
-/* Run BLOCK_QUERY (from relblocks_rewrite) and keep the block numbers. */
+/* Run BLOCK_QUERY (from relblocks_rewrite) and keep the block numbers and
+ * their rows. */
 int relblocks_fetch(PGconn *c, const char *block_query, struct relblocks *rb,
 		    char *err, size_t errlen);
 

@@ -117,7 +117,8 @@ static int check_cache_form(const struct probe_cfg *o, char *err, size_t len)
 	const char *bad = o->engine ? "engine" : o->depth ? "depth" : o->combine ? "combine" :
 			  o->duration > 0 ? "duration" : o->count ? "count" : o->steady ? "steady" :
 			  o->pattern ? "pattern" : o->direct ? "direct" : o->no_cold ? "no-cold" :
-			  o->query ? "query" : NULL;
+			  o->query ? "query" : o->one_pass ? "one-pass" : o->sizes ? "sizes" :
+			  o->until_plateau ? "until-plateau" : o->window > 0 ? "window" : NULL;
 
 	if (!bad && o->bs && !o->file && !o->relation) {
 		snprintf(err, len, "--bs does not apply to the data set's files, which are read in the server's block_size");
@@ -130,25 +131,37 @@ static int check_cache_form(const struct probe_cfg *o, char *err, size_t len)
 	return -EINVAL;
 }
 
-/* --duration, --count and --steady. */
+/* --duration, --count, --one-pass, --steady and its --window. */
 static int plan_time(const struct probe_cfg *o, struct probe_plan *p, char *err, size_t len)
 {
-	double lo = CURVE_STEADY_WINDOWS, hi = PROBE_MAX_WINDOWS;
+	double lo, hi;
 
 	p->count = (uint64_t)o->count;
 	p->duration_s = o->duration;
 	p->steady = o->steady;
-	if (o->count && (o->duration > 0 || o->steady)) {
-		snprintf(err, len, "--count excludes --%s; give one", o->steady ? "steady" : "duration");
+	p->one_pass = o->one_pass;
+	p->window_s = o->window > 0 ? o->window : 1.0;
+	if (o->count && (o->duration > 0 || o->steady || o->one_pass)) {
+		snprintf(err, len, "--count excludes --%s; give one", o->steady ? "steady" : o->one_pass ? "one-pass" : "duration");
+		return -EINVAL;
+	}
+	if (o->one_pass && (o->duration > 0 || o->steady)) {
+		snprintf(err, len, "--one-pass excludes --%s; give one", o->steady ? "steady" : "duration");
+		return -EINVAL;
+	}
+	if (o->window > 0 && !o->steady) {
+		snprintf(err, len, "--window belongs to --steady; give that too, or leave --window out");
 		return -EINVAL;
 	}
 	if (!o->steady)
 		return 0;
+	lo = CURVE_STEADY_WINDOWS * p->window_s;
+	hi = PROBE_MAX_WINDOWS * p->window_s;
 	if (p->duration_s <= 0)
 		p->duration_s = PROBE_PLAN_STEADY_MAX_S;
 	if (p->duration_s < lo || p->duration_s > hi) {
-		snprintf(err, len, "--duration: %g s with --steady is outside %g..%g s (the rule needs %d one-second windows)",
-			 p->duration_s, lo, hi, CURVE_STEADY_WINDOWS);
+		snprintf(err, len, "--duration: %g s with --steady is outside %g..%g s (the rule needs %d windows of %g s)",
+			 p->duration_s, lo, hi, CURVE_STEADY_WINDOWS, p->window_s);
 		return -EINVAL;
 	}
 	return 0;
@@ -167,6 +180,51 @@ static int plan_combine(const struct probe_cfg *o, struct probe_plan *p, char *e
 		return -EINVAL;
 	}
 	return probe_plan_check_buffers(p, err, len);
+}
+
+/* --sizes: block sizes, each a multiple of 512 (4096 with --direct), ascending or not. */
+static int plan_sizes(const struct probe_cfg *o, struct probe_plan *p, char *err, size_t len)
+{
+	const char *at = o->sizes;
+
+	if (!at)
+		return 0;
+	if (o->bs) {
+		snprintf(err, len, "--sizes and --bs both given; give one");
+		return -EINVAL;
+	}
+	for (;;) {
+		size_t n = strcspn(at, ",");
+		char one[32];
+		uint64_t v = 0;
+
+		snprintf(one, sizeof(one), "%.*s", (int)(n < sizeof(one) ? n : sizeof(one) - 1), at);
+		if (p->nsizes == PROBE_PLAN_MAX_SIZES || opts_parse_size(one, &v) < 0 || v < 512 ||
+		    v > PROBE_PLAN_MAX_SIZE || v % 512 || (o->direct && v % 4096)) {
+			snprintf(err, len, "--sizes: '%s' is not allowed; give up to %d sizes from 512 to 16m, each a multiple of 512 (of 4k with --direct), comma-separated",
+				 one, PROBE_PLAN_MAX_SIZES);
+			return -EINVAL;
+		}
+		p->sizes[p->nsizes++] = (uint32_t)v;
+		at += n;
+		if (!*at++)
+			break;
+	}
+	p->block_bytes = p->sizes[0];
+	return 0;
+}
+
+/* --until-plateau walks the depths upward. */
+static int plan_plateau(const struct probe_cfg *o, struct probe_plan *p, char *err, size_t len)
+{
+	p->until_plateau = o->until_plateau;
+	for (unsigned i = 1; o->until_plateau && i < p->ndepths; i++)
+		if (p->depths[i] <= p->depths[i - 1]) {
+			snprintf(err, len, "--until-plateau needs --depth in ascending order; %u comes after %u",
+				 p->depths[i], p->depths[i - 1]);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 /* What both forms share. */
@@ -191,7 +249,8 @@ static int plan_common(const struct probe_cfg *o, struct probe_plan *p,
 		return check_cache_form(o, err, len);
 	if ((rc = plan_time(o, p, err, len)) < 0 ||
 	    (rc = parse_engines(o->engine ? o->engine : PROBE_PLAN_ENGINES, p, err, len)) < 0 ||
-	    (rc = parse_depths(o->depth ? o->depth : PROBE_PLAN_DEPTHS, p, err, len)) < 0)
+	    (rc = parse_depths(o->depth ? o->depth : PROBE_PLAN_DEPTHS, p, err, len)) < 0 ||
+	    (rc = plan_sizes(o, p, err, len)) < 0 || (rc = plan_plateau(o, p, err, len)) < 0)
 		return rc;
 	return plan_combine(o, p, err, len);
 }
@@ -216,7 +275,11 @@ int probe_plan_make(const struct probe_cfg *o, struct probe_plan *p,
 	/* the file form, or the relation form over its own blocks */
 	if ((rc = parse_pattern(o->pattern ? o->pattern : "random", p, err, len)) < 0)
 		return rc;
-	if (p->kind != BLOCKS_REPLAY && !p->count && p->duration_s <= 0)
+	if (p->one_pass && p->kind == BLOCKS_RANDOM) {
+		snprintf(err, len, "--one-pass reads every block of a pattern once; random has no such pass: give --pattern seq, or --duration or --count");
+		return -EINVAL;
+	}
+	if (p->kind != BLOCKS_REPLAY && !p->count && p->duration_s <= 0 && !p->one_pass)
 		p->duration_s = 10.0;
 	return 0;
 }
@@ -249,6 +312,7 @@ int probe_plan_check_buffers(const struct probe_plan *p, char *err, size_t len)
 json_t *probe_plan_json(const struct probe_plan *p)
 {
 	json_t *files = json_array(), *engines = json_array(), *depths = json_array();
+	json_t *sizes = json_array(), *o;
 
 	for (unsigned i = 0; i < p->npaths; i++)
 		json_array_append_new(files, json_string(p->paths[i]));
@@ -256,10 +320,23 @@ json_t *probe_plan_json(const struct probe_plan *p)
 		json_array_append_new(engines, json_string(p->engines[i]->name));
 	for (unsigned i = 0; i < p->ndepths; i++)
 		json_array_append_new(depths, json_integer(p->depths[i]));
-	return json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:b, s:f, s:I, s:I, s:i, s:b, s:b}",
-			 "files", files, "engines", engines, "depths", depths,
-			 "block_bytes", (json_int_t)p->block_bytes, "pattern", p->pattern,
-			 "direct", p->direct, "cold", p->cold, "duration_s", p->duration_s,
-			 "count", (json_int_t)p->count, "seed", (json_int_t)p->seed,
-			 "combine", (int)p->combine, "steady", p->steady, "cache_check", p->cache_check);
+	for (unsigned i = 0; i < p->nsizes; i++)
+		json_array_append_new(sizes, json_integer(p->sizes[i]));
+	o = json_pack("{s:o, s:o, s:o, s:i, s:s, s:b, s:b, s:f, s:I, s:I, s:i, s:b, s:b}",
+		      "files", files, "engines", engines, "depths", depths,
+		      "block_bytes", (json_int_t)p->block_bytes, "pattern", p->pattern,
+		      "direct", p->direct, "cold", p->cold, "duration_s", p->duration_s,
+		      "count", (json_int_t)p->count, "seed", (json_int_t)p->seed,
+		      "combine", (int)p->combine, "steady", p->steady, "cache_check", p->cache_check);
+	if (o && p->nsizes)
+		json_object_set_new(o, "sizes", sizes);
+	else
+		json_decref(sizes);
+	if (o && p->steady)
+		json_object_set_new(o, "window_s", json_real(p->window_s));
+	if (o && p->one_pass)
+		json_object_set_new(o, "one_pass", json_true());
+	if (o && p->until_plateau)
+		json_object_set_new(o, "until_plateau", json_true());
+	return o;
 }

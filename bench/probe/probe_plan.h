@@ -28,6 +28,8 @@
 #define PROBE_PLAN_MAX_DEPTHS  32
 #define PROBE_PLAN_COMBINE     16     /* io_combine_limit's default, 128kB of 8 kB blocks */
 #define PROBE_PLAN_STEADY_MAX_S 30.0  /* steady without a duration */
+#define PROBE_PLAN_MAX_SIZES   16
+#define PROBE_PLAN_MAX_SIZE    (16u << 20)   /* sizes: 16 MiB a read at most */
 #define PROBE_PLAN_ENGINES     "psync,fadvise,io_uring"
 #define PROBE_PLAN_DEPTHS      "1,2,4,8,16,32,64,128,256"
 
@@ -37,9 +39,10 @@ struct probe_cfg {
 	struct server_cfg srv;
 	const char *file, *relation, *query, *engine, *depth, *pattern, *out;
 	uint64_t    bs;
-	bool        direct, json, no_cold, steady, cache_check;
-	double      duration;
+	bool        direct, json, no_cold, steady, cache_check, one_pass, until_plateau;
+	double      duration, window;
 	long long   count, seed, combine;
+	const char *sizes;                 /* block sizes, comma-separated, instead of bs */
 	const volatile sig_atomic_t *stop; /* raised: end after the point in progress */
 };
 
@@ -58,6 +61,11 @@ struct probe_plan {
 	unsigned           ndepths;
 	unsigned           combine;        /* readstream: blocks per read at most */
 	uint32_t           block_bytes;
+	uint32_t           sizes[PROBE_PLAN_MAX_SIZES];  /* each point at each size */
+	unsigned           nsizes;         /* 0: block_bytes alone */
+	bool               one_pass;       /* each point reads the pattern's blocks once */
+	bool               until_plateau;  /* an engine goes no deeper once IOPS stop rising */
+	double             window_s;       /* steady's window */
 	bool               direct;
 	bool               cold;           /* evict (or drop, as root) before each point */
 	bool               json;           /* JSON lines on stdout, table on stderr */

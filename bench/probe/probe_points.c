@@ -29,6 +29,9 @@ struct session {
 	const uint64_t   *list;
 	size_t            list_len;
 	struct device_info dev;
+	struct probe_steady steady;
+	uint32_t          bs;              /* the block size the files are open with */
+	bool              flat[PROBE_PLAN_MAX_ENGINES];    /* stopped going deeper: IOPS stopped rising */
 	unsigned          n[PROBE_PLAN_MAX_ENGINES];       /* IOPS per engine and depth, */
 	unsigned          depth[PROBE_PLAN_MAX_ENGINES][PROBE_PLAN_MAX_DEPTHS];  /* for the knee */
 	double            iops[PROBE_PLAN_MAX_ENGINES][PROBE_PLAN_MAX_DEPTHS];
@@ -47,7 +50,7 @@ static int open_files(struct session *s)
 {
 	const struct probe_plan *p = s->plan;
 	char fs[32];
-	int rc = blockmap_open(&s->map, p->paths, p->npaths, p->block_bytes,
+	int rc = blockmap_open(&s->map, p->paths, p->npaths, s->bs,
 			       p->direct ? O_DIRECT : 0, s->err, s->errlen);
 
 	if (rc == -EINVAL && p->direct) {
@@ -65,11 +68,11 @@ static int check_direct_bs(struct session *s)
 {
 	long lbs = s->dev.logical_block_size;
 
-	if (!s->plan->direct || !s->dev.name[0] || lbs <= 0 || s->plan->block_bytes % lbs == 0)
+	if (!s->plan->direct || !s->dev.name[0] || lbs <= 0 || s->bs % lbs == 0)
 		return 0;
 	snprintf(s->err, s->errlen,
 		 "--bs: %u is not a multiple of the logical block size %ld of %s, which --direct needs",
-		 s->plan->block_bytes, lbs, s->dev.disk);
+		 s->bs, lbs, s->dev.disk);
 	return -EINVAL;
 }
 
@@ -138,7 +141,7 @@ static json_t *lat_json(const struct hist_summary *l)
 }
 
 /* The windows of a steady point and whether the rule was met; null otherwise. */
-static json_t *steady_json(const struct probe_result *r)
+static json_t *steady_json(const struct probe_plan *p, const struct probe_result *r)
 {
 	json_t *w = json_array();
 
@@ -149,7 +152,7 @@ static json_t *steady_json(const struct probe_result *r)
 	for (unsigned i = 0; i < r->nwindows; i++)
 		json_array_append_new(w, json_real(r->window_iops[i]));
 	return json_pack("{s:b, s:f, s:i, s:f, s:o}", "reached", r->steady,
-			 "window_s", 1.0, "rule_windows", CURVE_STEADY_WINDOWS,
+			 "window_s", p->window_s > 0 ? p->window_s : 1.0, "rule_windows", CURVE_STEADY_WINDOWS,
 			 "rule_tolerance", CURVE_STEADY_TOLERANCE, "window_iops", w);
 }
 
@@ -167,7 +170,7 @@ json_t *probe_points_json(const struct probe_plan *p, const char *disk,
 			 "lat_ns", lat_json(&r->lat),
 			 "cpu_us_per_io", "user", r->cpu_user_us_per_io, "sys", r->cpu_sys_us_per_io,
 			 "disk", r->have_disk && disk ? record_disk_json(disk, &r->disk) : json_null(),
-			 "steady", steady_json(r), "stopped", r->stopped);
+			 "steady", steady_json(p, r), "stopped", r->stopped);
 }
 
 
@@ -191,13 +194,6 @@ static const char *make_cold(struct session *s)
 	return "evict";
 }
 
-static const struct probe_steady steady_rule = {
-	.window_ns = 1000000000ull,
-	.min_ns = 0,                       /* the rule's windows make the minimum */
-	.windows = CURVE_STEADY_WINDOWS,
-	.tolerance = CURVE_STEADY_TOLERANCE,
-};
-
 static void probe_config_for(const struct session *s, const struct engine_ops *e,
 			     unsigned depth, struct probe_config *c)
 {
@@ -206,7 +202,7 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 	*c = (struct probe_config){
 		.engine = e, .map = &s->map, .depth = depth, .combine = p->combine,
 		.count = p->count, .duration_ns = (uint64_t)llround(p->duration_s * 1e9),
-		.steady = p->steady ? &steady_rule : NULL,
+		.steady = p->steady ? &s->steady : NULL,
 		.disk_name = s->dev.name[0] ? s->dev.name : NULL, .stop = p->stop,
 	};
 	if (p->kind == BLOCKS_RANDOM)
@@ -215,8 +211,8 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 		blocks_seq(&c->seq, s->map.nblocks);
 	else
 		blocks_replay(&c->seq, s->list, s->list_len);
-	if (p->kind == BLOCKS_REPLAY && !c->count && !c->duration_ns)
-		c->count = s->list_len;          /* one pass over the list */
+	if ((p->kind == BLOCKS_REPLAY && !c->count && !c->duration_ns) || p->one_pass)
+		c->count = blocks_pass_len(&c->seq);   /* one pass over the list or the file */
 }
 
 /* Show and record one finished point. */
@@ -256,6 +252,7 @@ static int run_point(struct session *s, unsigned engine, unsigned depth)
 
 		s->depth[engine][k] = depth;
 		s->iops[engine][k] = res->iops;
+		s->flat[engine] = s->plan->until_plateau && curve_flat(s->iops[engine], k + 1);
 	}
 	free(res);
 	return rc;
@@ -279,7 +276,7 @@ static int run_grid(struct session *s, unsigned *ran)
 		for (unsigned i = 0; i < p->nengines && !stopped(p); i++) {
 			const struct engine_ops *e = p->engines[i];
 
-			if (skip[i] || (e == &engine_psync && psync_done))
+			if (skip[i] || s->flat[i] || (e == &engine_psync && psync_done))
 				continue;
 			rc = run_point(s, i, e == &engine_psync ? 1 : p->depths[d]);
 			psync_done |= e == &engine_psync && rc == 0;
@@ -297,7 +294,8 @@ static int run_grid(struct session *s, unsigned *ran)
 }
 
 /* One engine's peak and knee, for curve.json; NULL when it has none. */
-static json_t *knee_json(const char *engine, const unsigned *depths, const double *iops, unsigned n)
+static json_t *knee_json(const char *engine, const unsigned *depths, const double *iops,
+			 unsigned n, bool flat)
 {
 	json_t *d = json_array(), *v = json_array();
 	struct curve_knee k;
@@ -311,10 +309,12 @@ static json_t *knee_json(const char *engine, const unsigned *depths, const doubl
 		json_array_append_new(d, json_integer(depths[i]));
 		json_array_append_new(v, json_real(iops[i]));
 	}
-	return json_pack("{s:s, s:o, s:o, s:i, s:f, s:i, s:f}", "engine", engine,
+	return json_pack("{s:s, s:o, s:o, s:i, s:f, s:o, s:o, s:b, s:b}", "engine", engine,
 			 "depths", d, "iops", v, "peak_depth", (int)depths[k.peak],
-			 "peak_iops", iops[k.peak], "knee_depth", (int)depths[k.knee],
-			 "knee_iops", iops[k.knee]);
+			 "peak_iops", iops[k.peak],
+			 "knee_depth", k.plateau ? json_integer((int)depths[k.knee]) : json_null(),
+			 "knee_iops", k.plateau ? json_real(iops[k.knee]) : json_null(),
+			 "plateau", k.plateau, "stopped_rising", flat);
 }
 
 /* Each engine's knee (engines with two depths or more), kept in curve.json. */
@@ -327,7 +327,7 @@ static int record_knees(struct session *s)
 	for (unsigned e = 0; all && e < s->plan->nengines; e++) {
 		if (s->n[e] < 2)
 			continue;
-		one = knee_json(s->plan->engines[e]->name, s->depth[e], s->iops[e], s->n[e]);
+		one = knee_json(s->plan->engines[e]->name, s->depth[e], s->iops[e], s->n[e], s->flat[e]);
 		if (!one || json_array_append_new(all, one) < 0) {
 			json_decref(all);
 			return snprintf(s->err, s->errlen, "out of memory"), -ENOMEM;
@@ -348,6 +348,33 @@ static int record_knees(struct session *s)
 	return rc < 0 ? -EIO : 0;
 }
 
+/* The knee's figures for one grid: none kept from the one before. */
+static void reset_curve(struct session *s)
+{
+	memset(s->flat, 0, sizeof(s->flat));
+	memset(s->n, 0, sizeof(s->n));
+}
+
+/* --sizes: the grid again at each block size, the files opened anew. */
+static int run_sizes(struct session *s, unsigned *ran)
+{
+	const struct probe_plan *p = s->plan;
+	int rc = 0;
+
+	for (unsigned k = 0; rc == 0 && k < p->nsizes && !stopped(p); k++) {
+		if (k) {
+			blockmap_close(&s->map);
+			s->bs = p->sizes[k];
+			if ((rc = open_files(s)) || (rc = check_direct_bs(s)))
+				return rc;
+		}
+		reset_curve(s);
+		rc = run_grid(s, ran);
+	}
+	reset_curve(s);	/* no knee across sizes */
+	return rc;
+}
+
 static int run_points(struct session *s)
 {
 	unsigned ran = 0;
@@ -355,7 +382,7 @@ static int run_points(struct session *s)
 
 	if (s->hooks && s->hooks->begin)
 		s->hooks->begin(s->hooks->arg, s->plan);
-	if ((rc = run_grid(s, &ran)) != 0)
+	if ((rc = s->plan->nsizes ? run_sizes(s, &ran) : run_grid(s, &ran)) != 0)
 		return rc;
 	if (stopped(s->plan)) {
 		snprintf(s->err, s->errlen, "interrupted; the points so far are in %s", s->out->dir);
@@ -389,7 +416,10 @@ int probe_points_run(const struct probe_plan *plan, const struct probe_hooks *ho
 
 	if (!s)
 		return snprintf(err, errlen, "out of memory"), -ENOMEM;
-	*s = (struct session){ .plan = plan, .hooks = hooks, .out = out, .err = err, .errlen = errlen };
+	*s = (struct session){ .plan = plan, .hooks = hooks, .out = out, .err = err, .errlen = errlen,
+		.bs = plan->block_bytes,
+		.steady = { .window_ns = (uint64_t)llround(plan->window_s * 1e9), .min_ns = 0,
+			    .windows = CURVE_STEADY_WINDOWS, .tolerance = CURVE_STEADY_TOLERANCE } };
 	if ((rc = prepare(s, argc, argv)) == 0) {
 		fprintf(stderr, "eicbench probe: %s, %" PRIu64 " blocks of %u bytes%s; results in %s\n",
 			plan->paths[0], s->map.nblocks, plan->block_bytes,

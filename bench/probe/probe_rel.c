@@ -100,9 +100,14 @@ static int rel_plan(const struct probe_cfg *o, struct rel_run *r, struct probe_p
 			 o->bs, rb->block_bytes);
 		return -EINVAL;
 	}
+	if (p->nsizes && !o->pattern) {
+		snprintf(err, len, "--sizes reads the relation's files in blocks of other sizes; the query's heap blocks are the server's block_size: give --pattern seq or random with --sizes");
+		return -EINVAL;
+	}
 	p->paths = (const char *const *)rb->segments;
 	p->npaths = rb->nsegments;
-	p->block_bytes = rb->block_bytes;
+	if (!p->nsizes)
+		p->block_bytes = rb->block_bytes;
 	if (!p->cache_check && probe_plan_check_buffers(p, err, len) < 0)
 		return -EINVAL;
 	if (!(r->meta = rel_meta(o, r, p->cache_check || o->pattern)))

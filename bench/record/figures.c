@@ -14,6 +14,14 @@ const struct record_figure record_figures_bitmap[] = {
 	{ NULL, NULL, NULL, 0 },
 };
 
+const struct record_figure record_figures_replay[] = {
+	{ "replay.elapsed_ms", "replayed heap phase", "ms", 1 },
+	{ "replay.wait_ms", "replay's read wait", "ms", 1 },
+	{ "replay.reads", "replay's reads", "reads", 0 },
+	{ "disk.reads", "device requests in the replay", "requests", 0 },
+	{ NULL, NULL, NULL, 0 },
+};
+
 const struct record_figure record_figures_tpcb[] = {
 	{ "tps", "tps", "transactions/s", 0 },
 	{ "tpcb.latency_ms.p50", "latency p50", "ms", 1 },
@@ -30,6 +38,7 @@ const struct record_figure *record_figures(const char *name, const char **summar
 	} known[] = {
 		{ "bitmap", RECORD_SUMMARY_BITMAP, record_figures_bitmap },
 		{ "tpcb", RECORD_SUMMARY_TPCB, record_figures_tpcb },
+		{ "replay", RECORD_SUMMARY_REPLAY, record_figures_replay },
 	};
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)

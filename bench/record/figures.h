@@ -20,7 +20,9 @@ struct record_figure {
  * confsweep report's title), and their figures, NULL-path terminated. */
 #define RECORD_SUMMARY_BITMAP "EXPLAIN ANALYZE of a bitmap heap scan, cold, the device and CPUs sampled"
 #define RECORD_SUMMARY_TPCB   "the TPC-B driver: tps and latency per step, server log and statistics kept"
+#define RECORD_SUMMARY_REPLAY "the query's heap reads replayed on the relation's files as PostgreSQL issues them, cold, with the backend's work between them"
 extern const struct record_figure record_figures_bitmap[];
+extern const struct record_figure record_figures_replay[];
 extern const struct record_figure record_figures_tpcb[];
 
 /* The figures of the workload called NAME, and its summary in *SUMMARY

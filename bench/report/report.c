@@ -206,18 +206,14 @@ static size_t query_index(struct report *r, const char *name)
 	return r->nqueries++;
 }
 
-/* The combination of trial T as one number (query slowest, then the grid
- * order); REPORT_NONE when it has no time or a value outside the grid. */
-static size_t trial_key(struct report *r, const json_t *t)
+/* The combination of record T's settings and query as one number (query
+ * slowest, then the grid order); REPORT_NONE for a value outside the grid. */
+static size_t settings_key(struct report *r, const json_t *t)
 {
 	const json_t *set = json_object_get(t, "settings");
 	const char *q = report_str_at(t, "query", NULL);
 	size_t key, s, i;
 
-	if (report_trial_priming(t) || isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
-		return REPORT_NONE;
-	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
-		return REPORT_NONE;
 	key = query_index(r, q ? q : r->nqueries ? r->queries[0] : "");
 	for (s = 0; key != REPORT_NONE && s < r->nsettings; s++) {
 		const char *v = json_string_value(json_object_get(set, r->settings[s].name));
@@ -230,6 +226,17 @@ static size_t trial_key(struct report *r, const json_t *t)
 		key = key * r->settings[s].nvalues + i;
 	}
 	return key;
+}
+
+/* The combination of trial T; REPORT_NONE when it primed, has no time, its
+ * plan differed or a value is outside the grid. */
+static size_t trial_key(struct report *r, const json_t *t)
+{
+	if (report_trial_priming(t) || isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
+		return REPORT_NONE;
+	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
+		return REPORT_NONE;
+	return settings_key(r, t);
 }
 
 static void key_to_group(const struct report *r, size_t key, struct report_group *g)
@@ -259,6 +266,8 @@ static const struct figure {
 	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
 	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
 	{ "phases.heap.aios.in_flight_mean", offsetof(struct report_group, heap_aio_in_flight), 1 },
+	{ "phases.heap.backend.runqueue_s", offsetof(struct report_group, heap_runqueue_s), 1 },
+	{ "phases.heap.cpu.steal_pct", offsetof(struct report_group, heap_steal_pct), 1 },
 	{ "phases.index.disk.read_bytes", offsetof(struct report_group, index_read_mib), 1.0 / 1048576 },
 	{ "phases.index.disk.avg_read_kib", offsetof(struct report_group, index_req_kib), 1 },
 	{ "phases.index.backend.cpu_share", offsetof(struct report_group, index_cpu_share), 1 },
@@ -700,6 +709,42 @@ static void note_ignored(struct report *r, const char *torn_msg)
 			 used ? " " : "", done, planned);
 }
 
+size_t report_group_of(const struct report *r, const json_t *rec)
+{
+	struct report_group g = { 0 };
+	size_t key;
+
+	/* only the queries the trials named: a record naming another is no group */
+	key = settings_key((struct report *)r, rec);
+	if (key == REPORT_NONE)
+		return REPORT_NONE;
+	key_to_group(r, key, &g);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		size_t s = 0;
+
+		if (r->groups[i].query != g.query)
+			continue;
+		while (s < r->nsettings && r->groups[i].value[s] == g.value[s])
+			s++;
+		if (s == r->nsettings)
+			return i;
+	}
+	return REPORT_NONE;
+}
+
+/* Records that name a workload of their own (a companion's) move to r->companions. */
+static void split_companions(struct report *r)
+{
+	json_t *mine = json_array(), *t;
+	size_t i;
+
+	r->companions = json_array();
+	json_array_foreach(r->trials, i, t)
+		json_array_append(json_object_get(t, "workload") ? r->companions : mine, t);
+	json_decref(r->trials);
+	r->trials = mine;
+}
+
 int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 {
 	char msg[512] = "";
@@ -721,6 +766,7 @@ int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", msg);
 	if (ret < 0)
 		return ret;
+	split_companions(r);
 	ret = group_trials(r);
 	if (ret == 0 && r->ngroups == 0)
 		return report_bad(err, errlen, "%s/%s: no finished trials with an execution time and settings from the grid (%zu record(s)); run or resume the sweep first",
@@ -744,6 +790,7 @@ void report_free(struct report *r)
 	free(r->groups);
 	free(r->series);
 	json_decref(r->trials);
+	json_decref(r->companions);
 	json_decref(r->meta);
 	memset(r, 0, sizeof(*r));
 }

@@ -73,6 +73,8 @@ struct report_group {
 	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
 	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
 	double heap_aio_in_flight;            /* I/Os in flight inside PostgreSQL (pg_aios, 18) */
+	double heap_runqueue_s;               /* the backend waiting for a core in the heap phase (schedstat) */
+	double heap_steal_pct;                /* the CPUs' time the host took (steal) in the heap phase */
 	double index_read_mib, index_req_kib, index_cpu_share;
 	size_t split_runs;                    /* runs whose samples were split by phase */
 	double exact_blocks, lossy_blocks, rows;
@@ -107,6 +109,8 @@ struct report_series {
 struct report {
 	char    dir[4096];            /* the folder it was loaded from */
 	json_t *meta, *trials;
+	json_t *companions;           /* the records of a companion workload (the
+					 replay trials), kept apart from the trials */
 	int     torn;                 /* trials.jsonl ended in a torn line (ignored) */
 	char    note[512];            /* what was ignored, when anything was */
 	long    version_num;          /* meta.server.version_num, 0 if unknown */
@@ -141,6 +145,10 @@ void report_free(struct report *r);
 
 /* A pre-13 ("spindles") value as today's prefetch distance in pages:
  * round(sum_{n=1..old} old/n). -1 when OLD is outside 0..1000. */
+
+/* The group of record REC by its query and settings (any record: a
+ * companion's too); REPORT_NONE when none has them. */
+size_t report_group_of(const struct report *r, const json_t *rec);
 
 /* The value of setting S in group G. */
 const char *report_value(const struct report *r, const struct report_group *g, size_t s);

@@ -76,6 +76,29 @@ static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 	return at;
 }
 
+/* Schedstat's run-queue time and the host's steal in the heap phase, when recorded. */
+static void core_wait(FILE *f, const struct report *r, const size_t *idx, size_t n)
+{
+	size_t lo, hi, slo, shi;
+	double a, b;
+
+	if (!span(r, idx, n, offsetof(struct report_group, heap_runqueue_s), &lo, &hi))
+		return;
+	a = r->groups[lo].heap_runqueue_s * 1e3, b = r->groups[hi].heap_runqueue_s * 1e3;
+	if (fabs(a - b) < 0.5)
+		fprintf(f, " Runnable but waiting for a core it spent %.0f ms of the heap phase (schedstat)", a);
+	else
+		fprintf(f, " Runnable but waiting for a core it spent %.0f-%.0f ms of the heap phase (schedstat)", a, b);
+	if (span(r, idx, n, offsetof(struct report_group, heap_steal_pct), &slo, &shi)) {
+		a = r->groups[slo].heap_steal_pct, b = r->groups[shi].heap_steal_pct;
+		if (fabs(a - b) < 0.05)
+			fprintf(f, "; the host took %.1f%% of the CPUs' time (steal)", a);
+		else
+			fprintf(f, "; the host took %.1f-%.1f%% of the CPUs' time (steal)", a, b);
+	}
+	fprintf(f, ".");
+}
+
 static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size_t n,
 			size_t off, const char *where)
 {
@@ -103,6 +126,8 @@ static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size
 		fprintf(f, " %s the backend used at most %.0f%% of a core (at %s) and waited for reads the rest of the time%s.",
 			where, fig(r, hi, off) * 100, report_explain_value(r, hi),
 			aio_queued(r, idx, n) == REPORT_NONE ? ": it was bound by the device" : "");
+	if (off == offsetof(struct report_group, heap_cpu_share))
+		core_wait(f, r, idx, n);
 }
 
 static void explain_wait(FILE *f, const struct report *r, const size_t *idx, size_t n)

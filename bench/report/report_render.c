@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/report/prediction_doc.h"
 #include "bench/report/document.h"
 #include "bench/record/record.h"
 #include "bench/report/report.h"
@@ -441,9 +442,22 @@ static void table_align(struct doc *d, size_t ncols)
 	doc_table_align(d, align, 1);
 }
 
+/* The replay trials beside the query's, when the sweep ran them. */
+static void replay_section(struct doc *d, const struct report *r)
+{
+	const struct report_series *se = r->nseries ? &r->series[0] : NULL;
+
+	if (!r->companions || !json_array_size(r->companions))
+		return;
+	doc_heading(d, 2, "The replay trials");
+	prediction_section(d, r, NULL, se && se->recommends ?
+			   report_value(r, &r->groups[se->recommended], r->swept) : NULL, 0);
+}
+
 /* The sweep as a document, rendered as text (the terminal), report.md and
  * report.html: the title, the context lines, the table, its legend, the
- * explanation and (in HTML) the plot. The headings are not in the text. */
+ * explanation, the replay trials and (in HTML) the plot. The headings are
+ * not in the text, but the replay trials'. */
 void report_document(const struct report *r, const char *dir, struct doc *d)
 {
 	char *leg = legend_text(r), path[PATH_MAX];
@@ -489,6 +503,7 @@ void report_document(const struct report *r, const char *dir, struct doc *d)
 	}
 	d->oom |= !paras;
 	json_decref(paras);
+	replay_section(d, r);
 	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
 	doc_image(d, path, "The measured time per value: the median and its interval.");
 	doc_only(d, DOC_IN_HTML);
@@ -517,6 +532,8 @@ static int render_json(const struct report *r, FILE *out)
 	json_object_set_new(o, "server_version_num", json_integer(r->version_num));
 	json_object_set_new(o, "groups", report_rows(r));
 	json_object_set_new(o, "explanation", report_explain(r));
+	if (r->companions && json_array_size(r->companions))
+		json_object_set_new(o, "replay", prediction_json(r));
 	json_object_set_new(o, "note", json_string(r->note));
 	ret = json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : -ENOMEM;
 	fputc('\n', out);

@@ -1,7 +1,8 @@
 /*
- * verdict: loading a run's folder and the figures the verdict rests on:
- * pairs of observed and replayed times, and the storage-wide pick. The
- * words are in verdict_doc.c.
+ * verdict: loading a run's folder (each query's sweep with its replay
+ * trials, the device's curves, the cache check). The decision is
+ * verdict_regret's (verdict_box.c); the words are in verdict_doc.c and
+ * prediction_doc.c.
  */
 #include "bench/report/verdict.h"
 
@@ -59,13 +60,9 @@ static void load_query(struct verdict *v, const char *name, const char *sub)
 	}
 	else
 		note_missing(v, sub, err);
-	if (rsub) {
+	if (rsub) {	/* an older run: replays after the sweeps, not used */
 		snprintf(tmp, sizeof(tmp), "%s/%.70s", v->dir, rsub);
 		memcpy(q->replay_dir, tmp, sizeof(tmp));
-		q->replay_meta = load_json(v->dir, rsub, RECORD_META);
-		q->replay_points = load_points(v, rsub);
-		if (!q->replay_points || !json_array_size(q->replay_points))
-			note_missing(v, rsub, "no replay points recorded");
 	}
 	v->nq++;
 }
@@ -99,6 +96,9 @@ int verdict_load(const char *dir, struct verdict *v, char *err, size_t errlen)
 		v->device_curve = load_json(dir, dev, "curve.json");
 	else if (dev)
 		note_missing(v, dev, "no device curve recorded");
+	dev = json_string_value(json_object_get(v->meta, "device_seq"));
+	if (dev && !(v->device_seq = load_points(v, dev)))
+		note_missing(v, dev, "no sequential reads recorded");
 	cc = json_string_value(json_object_get(v->meta, "cache_check"));
 	if (cc && !(v->cachecheck = load_json(dir, cc, "cachecheck.json")))
 		note_missing(v, cc, "no cache check recorded");
@@ -109,29 +109,13 @@ void verdict_free(struct verdict *v)
 {
 	for (int i = 0; i < v->nq; i++) {
 		report_free(&v->q[i].rep);
-		json_decref(v->q[i].replay_meta);
-		json_decref(v->q[i].replay_points);
 	}
 	json_decref(v->meta);
 	json_decref(v->device_points);
 	json_decref(v->device_curve);
+	json_decref(v->device_seq);
 	json_decref(v->cachecheck);
 	memset(v, 0, sizeof(*v));
-}
-
-double verdict_replay_ms(const struct verdict_query *q, const char *engine, unsigned depth)
-{
-	json_t *p;
-	size_t i;
-
-	json_array_foreach(q->replay_points, i, p) {
-		const char *e = json_string_value(json_object_get(p, "engine"));
-
-		if (e && !strcmp(e, engine) && json_integer_value(json_object_get(p, "depth")) == depth &&
-		    !json_is_true(json_object_get(p, "stopped")))
-			return report_num_at(p, "elapsed_s") * 1000;
-	}
-	return NAN;
 }
 
 static const struct report_group *group_of(const struct report *r, const char *value)
@@ -144,28 +128,7 @@ static const struct report_group *group_of(const struct report *r, const char *v
 	return g == REPORT_NONE ? NULL : &r->groups[g];
 }
 
-int verdict_pair(const struct verdict_query *q, const char *value, struct verdict_pair *p)
+const struct report_group *verdict_group(const struct verdict_query *q, const char *value)
 {
-	unsigned depth = (unsigned)strtoul(value, NULL, 10);
-	double saved;
-
-	memset(p, 0, sizeof(*p));
-	p->g = q->have_rep ? group_of(&q->rep, value) : NULL;
-	if (!p->g)
-		return -1;
-	p->g0 = group_of(&q->rep, "0");
-	p->heap_ms = p->g->median_ms;
-	p->speedup = p->g->speedup_vs_0;
-	p->replay0_ms = verdict_replay_ms(q, "psync", 1);
-	p->replay_ms = depth ? verdict_replay_ms(q, "fadvise", depth) : p->replay0_ms;
-	p->uring_ms = depth ? verdict_replay_ms(q, "io_uring", depth) : NAN;
-	p->predicted = p->replay0_ms / p->replay_ms;
-	p->heap_cpu_s = p->g->heap_cpu_share * p->heap_ms / 1000;
-	p->accounted = NAN;
-	saved = p->g0 ? p->g0->median_ms - p->heap_ms : NAN;
-	/* a share only when the replay moved the same way as the query */
-	if (isfinite(saved) && fabs(saved) >= VERDICT_SHARE_MIN * p->g0->median_ms &&
-	    (p->replay0_ms - p->replay_ms) * saved > 0)
-		p->accounted = (p->replay0_ms - p->replay_ms) / saved;
-	return 0;
+	return q->have_rep ? group_of(&q->rep, value) : NULL;
 }

@@ -1,9 +1,9 @@
 /*
  * verdict_doc: the run's verdict as a document (bench/report/document.h): the answer for
- * the storage with the lines that apply it, then per query the paired table
- * (observed heap phase, replay with PostgreSQL's advice, replay with
- * io_uring) and sentences made from those figures, the device's curve and
- * the cache check. Every sentence names the figures it rests on.
+ * the storage with the lines that apply it, then per query its replay
+ * trials beside its query trials (bench/report/prediction_doc.h) and the
+ * sweep's own explanation, the device's curves and the cache check. Every
+ * sentence names the figures it rests on.
  */
 #include "bench/report/verdict_doc.h"
 
@@ -14,6 +14,7 @@
 
 #include "io/curve.h"
 #include "bench/record/semantics.h"
+#include "bench/report/prediction_doc.h"
 #include "bench/report/verdict_box.h"
 
 static const char *eic_name = "effective_io_concurrency";
@@ -124,12 +125,34 @@ static void apply_lines(struct doc *d, const struct verdict *v, const char *valu
 			 n, eic_name, pre13_equivalent(n), semantics_convert_pre13((int)pre13_equivalent(n)));
 }
 
+/* A knee stands only where a deeper point shows the plateau (older curve.json
+ * files say nothing of it: their depths do). */
+static int knee_stands(const json_t *e)
+{
+	const json_t *pl = json_object_get(e, "plateau"), *d;
+	json_int_t knee = json_integer_value(json_object_get(e, "knee_depth"));
+	size_t i;
+
+	if (pl)
+		return json_is_true(pl);
+	json_array_foreach(json_object_get(e, "depths"), i, d)
+		if (json_integer_value(d) > knee)
+			return 1;
+	return 0;
+}
+
 static void knee_sentence(FILE *f, const struct verdict *v)
 {
 	const json_t *e = json_array_get(json_object_get(v->device_curve, "engines"), 0);
 
 	if (!e)
 		return;
+	if (!knee_stands(e)) {
+		fprintf(f, " The device alone (random reads of the data set's blocks with O_DIRECT through %s) reached %.0f IOPS at depth %lld, the deepest measured, and no deeper point shows where it levels off: its curve has no knee here.",
+			json_string_value(json_object_get(e, "engine")) ?: "io_uring",
+			report_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")));
+		return;
+	}
 	fprintf(f, " The device alone (random reads of the data set's blocks with O_DIRECT through %s) reached its peak of %.0f IOPS at depth %lld and %.0f%% of it at depth %lld, the knee of its curve.",
 		json_string_value(json_object_get(e, "engine")) ?: "io_uring",
 		report_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")),
@@ -137,37 +160,6 @@ static void knee_sentence(FILE *f, const struct verdict *v)
 }
 
 /* ---- per query ---- */
-
-static void pair_table(struct doc *d, const struct verdict_query *q)
-{
-	static const char *const heads[] = { "effective_io_concurrency", "runs", "heap ms", "x vs 0", "replay ms",
-		"predicted x", "io_uring ms", "accounted", "heap CPU s", "index ms" };
-	size_t idx[q->rep.ngroups + 1], n = report_series_groups(&q->rep, 0, idx);
-
-	doc_table(d, 10, heads);
-	for (size_t k = 0; k < n; k++) {
-		const char *value = value_of(&q->rep, &q->rep.groups[idx[k]]);
-		struct verdict_pair p;
-		char c[10][32];
-		const char *cells[10];
-
-		if (verdict_pair(q, value, &p) < 0)
-			continue;
-		snprintf(c[0], 32, "%s", value);
-		snprintf(c[1], 32, "%zu", p.g->runs);
-		doc_num(c[2], 32, "%.1f", p.heap_ms);
-		doc_num(c[3], 32, "%.2f", p.speedup);
-		doc_num(c[4], 32, "%.1f", p.replay_ms);
-		doc_num(c[5], 32, "%.2f", p.predicted);
-		doc_num(c[6], 32, "%.1f", p.uring_ms);
-		doc_num(c[7], 32, "%.0f%%", p.accounted * 100);
-		doc_num(c[8], 32, "%.2f", p.heap_cpu_s);
-		doc_num(c[9], 32, "%.1f", p.g->index_ms);
-		for (int i = 0; i < 10; i++)
-			cells[i] = c[i];
-		doc_row(d, cells);
-	}
-}
 
 /* The value whose pairing is told: the query's recommendation, or its best
  * prefetching value when that is 0 (or none is recommended). */
@@ -187,81 +179,6 @@ static const char *told_value(const struct verdict_query *q)
 	return best ? value_of(&q->rep, best) : NULL;
 }
 
-/*
- * Split the heap phase's change between the backend's CPU and the rest of
- * its time (off the CPU: waiting for reads), from the two named figures,
- * and set the wait at 0 beside the replay's plain reads of the same blocks.
- */
-static void cpu_and_wait(FILE *f, const char *value, const struct verdict_pair *p,
-			 const struct verdict_pair *z)
-{
-	double wait_v = p->heap_ms / 1e3 - p->heap_cpu_s, wait_0 = z->heap_ms / 1e3 - z->heap_cpu_s;
-	double cpu_d = z->heap_cpu_s - p->heap_cpu_s, wait_d = wait_0 - wait_v;
-	double all = fabs(cpu_d + wait_d);
-	char a[32];
-
-	fprintf(f, " The backend's CPU in the heap phase was %.2f s at %s and %.2f s at 0 (%.0f%% and %.0f%% of a core)",
-		p->heap_cpu_s, value, z->heap_cpu_s, p->g->heap_cpu_share * 100, z->g->heap_cpu_share * 100);
-	if (wait_v < 0 || wait_0 < 0) {	/* more CPU than time: not the backend's alone */
-		fprintf(f, ".");
-		return;
-	}
-	fprintf(f, "; the rest of the phase, off the CPU (waiting for reads, or for a core on a busy machine), was %.2f s at %s and %.2f s at 0.",
-		wait_v, value, wait_0);
-	if (all > 0.05)
-		fprintf(f, " The %.2f s %s are %.2f s %s CPU and %.2f s %s time off the CPU.", all,
-			cpu_d + wait_d >= 0 ? "saved" : "lost", fabs(cpu_d), cpu_d >= 0 ? "less" : "more",
-			fabs(wait_d), wait_d >= 0 ? "less" : "more");
-	if (isfinite(p->replay0_ms) && wait_0 > 1.2 * p->replay0_ms / 1e3)
-		fprintf(f, " At 0 the query spent %.2f s off the CPU, more than the %s the replay's plain reads of the same blocks took with no work between them: inside the query, reading them (or waiting for a core) took longer.",
-			wait_0, report_fmt_ms(a, sizeof(a), p->replay0_ms));
-}
-
-static void pair_words(struct doc *d, const struct verdict_query *q)
-{
-	const char *value = told_value(q);
-	const json_t *rel = json_object_get(q->replay_meta, "relation");
-	struct verdict_pair p, z;
-	char a[32], b[32], c[32], *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	if (!value || verdict_pair(q, value, &p) < 0 || !p.g0 || verdict_pair(q, "0", &z) < 0)
-		return;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return;
-	fprintf(f, "At %s the heap phase took %s against %s at 0: %.2fx %s.", value,
-		report_fmt_ms(a, sizeof(a), p.heap_ms), report_fmt_ms(b, sizeof(b), z.heap_ms),
-		p.speedup >= 1 ? p.speedup : 1 / p.speedup, p.speedup >= 1 ? "faster" : "slower");
-	if (isfinite(p.replay_ms) && isfinite(p.replay0_ms)) {
-		fprintf(f, " Replayed outside the database, its %.0f heap blocks took %s with the advice PostgreSQL gives at %s against %s with plain reads: the device predicts %.2fx %s",
-			report_num_at(rel, "blocks"), report_fmt_ms(a, sizeof(a), p.replay_ms), value,
-			report_fmt_ms(b, sizeof(b), p.replay0_ms),
-			p.predicted >= 1 ? p.predicted : 1 / p.predicted, p.predicted >= 1 ? "faster" : "slower");
-		if (isfinite(p.uring_ms))
-			fprintf(f, "; with %s reads in flight through io_uring they took %s", value,
-				report_fmt_ms(c, sizeof(c), p.uring_ms));
-		fprintf(f, ".");
-		if ((p.predicted - 1) * (p.speedup - 1) < 0 && fabs(p.predicted - p.speedup) > 0.1)
-			fprintf(f, " The replay and the query disagree: the device alone would have been %.2fx %s, the query was %.2fx %s.",
-				p.predicted >= 1 ? p.predicted : 1 / p.predicted, p.predicted >= 1 ? "faster" : "slower",
-				p.speedup >= 1 ? p.speedup : 1 / p.speedup, p.speedup >= 1 ? "faster" : "slower");
-		if (isfinite(p.accounted))
-			fprintf(f, " The device's own change accounts for %.0f%% of the %s %s (%s of %s).",
-				p.accounted * 100, p.speedup >= 1 ? "time saved" : "time lost",
-				p.speedup >= 1 ? "by prefetching" : "to prefetching",
-				report_fmt_ms(a, sizeof(a), fabs(p.replay0_ms - p.replay_ms)),
-				report_fmt_ms(b, sizeof(b), fabs(z.heap_ms - p.heap_ms)));
-	} else
-		fprintf(f, " The replay of its heap blocks is not in the records, so the device's share cannot be told.");
-	if (p.heap_cpu_s > 0 && z.heap_cpu_s > 0)
-		cpu_and_wait(f, value, &p, &z);
-	if (fclose(f) == 0)
-		doc_text(d, text);
-	free(text);
-}
-
 static void query_section(struct doc *d, const struct verdict_query *q, const struct verdict *v)
 {
 	json_t *paras;
@@ -274,9 +191,7 @@ static void query_section(struct doc *d, const struct verdict_query *q, const st
 		return;
 	}
 	doc_code(d, report_str_at(q->rep.meta, "plan", "query_text") ?: "");
-	pair_table(d, q);
-	doc_para(d, "heap ms and x vs 0: the sweep's heap-phase medians (EXPLAIN ANALYZE, cold); replay ms: the same heap blocks read outside the database as PostgreSQL reads them at that value (plain reads at 0, the posix_fadvise window above); predicted x: the replay's speedup against 0; io_uring ms: the same blocks read by io_uring with that many reads in flight, through the page cache as PostgreSQL reads (the kernel's readahead included); accounted: the replay's share of the time saved (or lost) against 0; heap CPU s: the backend's CPU in the heap phase.");
-	pair_words(d, q);
+	prediction_section(d, &q->rep, v->device_seq, told_value(q), q->replay_dir[0] != '\0');
 	paras = report_explain(&q->rep);
 	json_array_foreach(paras, i, p)
 		doc_text(d, json_string_value(p));
@@ -285,11 +200,70 @@ static void query_section(struct doc *d, const struct verdict_query *q, const st
 	snprintf(cap, sizeof(cap), "Query %s: heap phase per value, median and its interval.", q->name);
 	doc_image(d, path, cap);
 	snprintf(path, sizeof(path), "%s/speedup-%s.svg", v->dir, q->name);
-	snprintf(cap, sizeof(cap), "Query %s: speedup against 0, observed (with its interval) and predicted by the replay.", q->name);
+	snprintf(cap, sizeof(cap), "Query %s: speedup against 0, observed (with its interval) and predicted by its replay trials.", q->name);
 	doc_image(d, path, cap);
 }
 
 /* ---- the device and the cache check ---- */
+
+/* Which points were steady, and the rule; or that the curve did not ask. */
+static void steady_sentence(FILE *f, const struct verdict *v)
+{
+	const json_t *p, *st = NULL;
+	size_t i, n = 0, yes = 0;
+	char not[256] = "";
+
+	json_array_foreach(v->device_points, i, p) {
+		const json_t *s = json_object_get(p, "steady");
+
+		if (!json_is_object(s))
+			continue;
+		st = s;
+		n++;
+		if (json_is_true(json_object_get(s, "reached")))
+			yes++;
+		else if (strlen(not) < sizeof(not) - 16)
+			snprintf(not + strlen(not), sizeof(not) - strlen(not), "%s%lld", not[0] ? ", " : "",
+				 json_integer_value(json_object_get(p, "depth")));
+	}
+	if (!st) {
+		fprintf(f, " Its points ran for a fixed time without the steadiness rule: whether their IOPS had settled is not known.");
+		return;
+	}
+	fprintf(f, " A point is steady when its last %.0f windows of %.2g s were each within %.0f%% of their mean: %zu of %zu points were%s%s%s.",
+		isfinite(report_num_at(st, "rule_windows")) ? report_num_at(st, "rule_windows") : 5,
+		isfinite(report_num_at(st, "window_s")) ? report_num_at(st, "window_s") : 1,
+		(isfinite(report_num_at(st, "rule_tolerance")) ? report_num_at(st, "rule_tolerance") : 0.05) * 100,
+		yes, n, not[0] ? "; not steady at depth " : "",
+		not, not[0] ? " (their IOPS are what the time allowed)" : "");
+}
+
+/* Sequential reads through the page cache per request size. */
+static void seq_section(struct doc *d, const struct verdict *v)
+{
+	static const char *const heads[] = { "read size KiB", "MiB/s", "device requests", "request KiB",
+		"device ms per request", "queue" };
+	char c[6][32];
+	const char *cells[6];
+	size_t i;
+	json_t *p;
+
+	if (!v->device_seq || !json_array_size(v->device_seq))
+		return;
+	doc_para(d, "The device reading the table's files in order through the page cache (one pass per size, cold), as the kernel's readahead does for a scan in block order:");
+	doc_table(d, 6, heads);
+	json_array_foreach(v->device_seq, i, p) {
+		doc_num(c[0], 32, "%.0f", report_num_at(p, "block_bytes") / 1024);
+		doc_num(c[1], 32, "%.1f", report_num_at(p, "mib_s"));
+		doc_num(c[2], 32, "%.0f", report_num_at(p, "disk.reads"));
+		doc_num(c[3], 32, "%.0f", report_num_at(p, "disk.avg_read_kib"));
+		doc_num(c[4], 32, "%.2f", report_num_at(p, "disk.read_await_ms"));
+		doc_num(c[5], 32, "%.2f", report_num_at(p, "disk.avg_queue_depth"));
+		for (int k = 0; k < 6; k++)
+			cells[k] = c[k];
+		doc_row(d, cells);
+	}
+}
 
 static void device_section(struct doc *d, const struct verdict *v)
 {
@@ -321,13 +295,14 @@ static void device_section(struct doc *d, const struct verdict *v)
 	f = open_memstream(&text, &len);
 	if (f) {
 		knee_sentence(f, v);
-		fprintf(f, " A point is steady when its last 5 one-second windows were within 5%% of their mean; the latencies are per read, submission to completion.");
+		steady_sentence(f, v);
 		fclose(f);
 		doc_text(d, text + (text[0] == ' '));
 		free(text);
 	}
 	snprintf(path, sizeof(path), "%s/device.svg", v->dir);
 	doc_image(d, path, "The device: IOPS and p99 latency against reads in flight, the knee marked.");
+	seq_section(d, v);
 	doc_details_close(d);
 }
 

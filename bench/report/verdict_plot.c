@@ -14,6 +14,8 @@
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
 #include "bench/report/verdict_doc.h"
+#include "bench/report/prediction_doc.h"
+#include "bench/report/prediction.h"
 #include "bench/report/verdict_box.h"
 
 
@@ -22,12 +24,13 @@ static void block(FILE *f, const char *title)
 	fprintf(f, "\n\nposition value \"%s\" lo hi\n", title);
 }
 
-/* speedup-Q.dat: observed with its interval, predicted by the two replays. */
+/* speedup-Q.dat: observed with its interval, and predicted by the replay
+ * trials when the sweep ran them. */
 static int speedup_data(const struct verdict_query *q, const char *path)
 {
 	size_t idx[q->rep.ngroups + 1], n = report_series_groups(&q->rep, 0, idx);
-	static const char *const titles[] = { "observed (heap phase)", "replay, posix_fadvise",
-		"replay, io_uring" };
+	struct prediction p;
+	int have = prediction_build(&q->rep, 0, &p) == 0 && p.zero != REPORT_NONE;
 	FILE *f = fopen(path, "we");
 
 	if (!f)
@@ -35,24 +38,32 @@ static int speedup_data(const struct verdict_query *q, const char *path)
 	fprintf(f, "# eicbench run: speedup against 0 per value of effective_io_concurrency\n");
 	for (size_t k = 0; k < n; k++)
 		fprintf(f, "%zu \"%s\"\n", k, report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept));
-	for (int s = 0; s < 3; s++) {
-		block(f, titles[s]);
-		for (size_t k = 0; k < n; k++) {
-			const char *v = report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept);
-			struct verdict_pair p;
-			double y, lo, hi;
+	block(f, "observed (heap phase)");
+	for (size_t k = 0; k < n; k++) {
+		const struct report_group *g = &q->rep.groups[idx[k]];
+		const char *v = report_value(&q->rep, g, q->rep.swept);
+		double y = g->speedup_vs_0;
+		double lo = !isnan(g->ci_vs_0.lo) ? g->ci_vs_0.lo : y;
+		double hi = !isnan(g->ci_vs_0.hi) ? g->ci_vs_0.hi : y;
 
-			if (verdict_pair(q, v, &p) < 0)
-				continue;
-			y = s == 0 ? p.speedup : s == 1 ? p.predicted : p.replay0_ms / p.uring_ms;
-			lo = s == 0 && !isnan(p.g->ci_vs_0.lo) ? p.g->ci_vs_0.lo : y;
-			hi = s == 0 && !isnan(p.g->ci_vs_0.hi) ? p.g->ci_vs_0.hi : y;
-			if (!strcmp(v, "0"))	/* the reference: 1 by definition, no interval */
-				y = lo = hi = 1;
-			if (isfinite(y))
-				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);
-		}
+		if (!strcmp(v, "0"))	/* the reference: 1 by definition, no interval */
+			y = lo = hi = 1;
+		if (isfinite(y))
+			fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);
 	}
+	if (have)
+		block(f, "replay trials");
+	for (size_t k = 0; have && k < n; k++)
+		for (size_t j = 0; j < p.nvalues; j++) {
+			double y = p.v[p.zero].replay_ms / p.v[j].replay_ms;
+
+			if (p.v[j].group != idx[k])
+				continue;
+			if (j == p.zero)
+				y = 1;
+			if (isfinite(y))
+				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, p.v[j].value, y, y, y);
+		}
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
@@ -125,7 +136,21 @@ static int write_doc(const struct doc *d, const char *dir, const char *file,
 	return record_write_rendered(path, render, d, err, errlen);
 }
 
-/* The verdict as JSON: the pick and, per query, each value's pair. */
+/* Each query's replay trials beside its query trials (prediction_json), as
+ * "replay" of the verdict's JSON, when any sweep ran them. */
+static void add_replay_json(const struct verdict *v, json_t *j)
+{
+	json_t *rp = json_object();
+
+	for (int i = 0; rp && i < v->nq; i++)
+		if (v->q[i].have_rep && v->q[i].rep.companions && json_array_size(v->q[i].rep.companions))
+			json_object_set_new(rp, v->q[i].name, prediction_json(&v->q[i].rep));
+	if (rp && json_object_size(rp))
+		json_object_set_new(j, "replay", rp);
+	else
+		json_decref(rp);
+}
+
 static int write_all(struct verdict *v, struct doc *d, int plot, char *note, size_t notelen,
 		     char *err, size_t errlen)
 {
@@ -167,6 +192,9 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 		case REPORT_JSON: {
 			struct regret g;
 			json_t *j = verdict_regret(&v, &g, err, errlen) == 0 ? verdict_box_json(&v, &g) : NULL;
+
+			if (j)
+				add_replay_json(&v, j);
 
 			regret_free(&g);
 			ret = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : j ? -ENOMEM : -EINVAL;

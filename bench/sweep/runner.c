@@ -190,8 +190,9 @@ static json_t *settings_of(const struct runner *r, int combo)
 	return o;
 }
 
-static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
-		     json_t **out, char *err, size_t errlen)
+/* Trial T (KEY) of workload W: its settings, the cold cycle, the workload. */
+static int run_trial(struct runner *r, const struct workload *w, const struct sweep_trial *t,
+		     const char *key, int index, json_t **out, char *err, size_t errlen)
 {
 	struct cold_times ct = { 0 };
 	double t0 = clock_now_ms();
@@ -209,7 +210,7 @@ static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
 		ret = server_restart(&r->srv, err, errlen);
 	if (ret < 0)
 		return ret;
-	rec = json_pack("{s:s, s:i, s:i, s:i, s:o, s:b, s:o, s:s}", "trial_key", t->key,
+	rec = json_pack("{s:s, s:i, s:i, s:i, s:o, s:b, s:o, s:s}", "trial_key", key,
 			"round", t->round, "index", index, "of", r->plan.ntrials,
 			"settings", settings_of(r, t->combo), "cold", !r->cfg.warm,
 			"cold_times", r->cfg.warm ? json_null() : cold_json(&ct), "started_at", started);
@@ -217,7 +218,7 @@ static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
 		return -ENOMEM;
 	if (sweep_step_name(&r->plan, t->combo))
 		json_object_set_new(rec, "step", json_string(sweep_step_name(&r->plan, t->combo)));
-	ret = r->cfg.workload->trial(r, t, rec, err, errlen);
+	ret = w->trial(r, t, rec, err, errlen);
 	if (ret == 0) {
 		json_object_set_new(rec, "wall_ms", json_real(clock_now_ms() - t0));
 		*out = rec;
@@ -226,47 +227,88 @@ static int run_trial(struct runner *r, const struct sweep_trial *t, int index,
 	return ret;
 }
 
+/* The record key of trial I for workload slot K: 0 the workload's, 1 its companion's. */
+static void key_of(const struct runner *r, int i, int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", r->plan.trials[i].key, k ? " " : "",
+		 k ? r->cfg.companion->name : "");
+}
+
 /* ---- the trials of the plan ---- */
 
-/* Which trials DIR already holds; each also checked against the ones before. */
+/* Which trials DIR already holds (DONE[K * ntrials + I] for workload slot K);
+ * each also checked against the ones before. */
 static int done_trials(struct runner *r, bool *done, char *err, size_t errlen)
 {
-	const char **keys = malloc(sizeof(char *) * (size_t)r->plan.ntrials);
+	int slots = r->cfg.companion ? 2 : 1, n = r->plan.ntrials * slots;
+	char **keys = calloc((size_t)n, sizeof(char *));
 	json_t *recs = NULL, *rec;
-	int torn = 0, ret;
+	int torn = 0, ret = keys ? 0 : -ENOMEM;
 	size_t i;
 
-	if (!keys)
-		return -ENOMEM;
-	for (int k = 0; k < r->plan.ntrials; k++)
-		keys[k] = r->plan.trials[k].key;
-	ret = record_load(r->dir, RECORD_TRIALS, &recs, &torn, err, errlen);
+	for (int k = 0; ret == 0 && k < n; k++) {
+		char key[SWEEP_KEY_MAX + 64];
+
+		key_of(r, k % r->plan.ntrials, k / r->plan.ntrials, key, sizeof(key));
+		if (!(keys[k] = strdup(key)))
+			ret = -ENOMEM;
+	}
+	if (ret == 0)
+		ret = record_load(r->dir, RECORD_TRIALS, &recs, &torn, err, errlen);
 	if (ret == -ENOENT)
 		ret = 0;
 	else if (ret == 0) {
 		if (torn)
 			fprintf(stderr, "eicbench %s: %s (the unfinished trial runs again)\n", r->cfg.command, err);
-		ret = record_done_keys(recs, RECORD_KEY_FIELD, keys, (size_t)r->plan.ntrials, done);
+		ret = record_done_keys(recs, RECORD_KEY_FIELD, (const char **)keys, (size_t)n, done);
 		json_array_foreach(recs, i, rec)
-			if (r->cfg.workload->check_record)
+			if (r->cfg.workload->check_record && !json_object_get(rec, "workload"))
 				r->cfg.workload->check_record(r, rec);
 	}
 	json_decref(recs);
+	for (int k = 0; keys && k < n; k++)
+		free(keys[k]);
 	free(keys);
 	return ret;
 }
 
-static void say_trial(const struct runner *r, int i, const struct sweep_trial *t,
-		      const json_t *rec, double mean_ms, int left)
+static void say_trial(const struct runner *r, const struct workload *w, int i, int of,
+		      const char *key, const json_t *rec, double mean_ms, int left)
 {
 	char eta[16], what[128] = "";
 
 	progress_format_eta(mean_ms * left / 1e3, eta, sizeof(eta));
-	if (r->cfg.workload->say)
-		r->cfg.workload->say(r, rec, what, sizeof(what));
-	fprintf(stderr, "[%*d/%d] %-36s %s  (trial %.1f s, ETA %s)\n", r->plan.ntrials >= 100 ? 3 : 2,
-		i, r->plan.ntrials, t->key + strcspn(t->key, " ") + 1, what,
+	if (w->say)
+		w->say(r, rec, what, sizeof(what));
+	fprintf(stderr, "[%*d/%d] %-36s %s  (trial %.1f s, ETA %s)\n", of >= 100 ? 3 : 2,
+		i, of, key + strcspn(key, " ") + 1, what,
 		json_real_value(json_object_get(rec, "wall_ms")) / 1e3, eta);
+}
+
+/* One trial of slot K (0 the workload, 1 its companion) of planned trial I, recorded. */
+static int run_one(struct runner *r, int i, int k, double *sum_ms, int *ran_here,
+		   int *left, int of, char *err, size_t errlen)
+{
+	const struct workload *w = k ? r->cfg.companion : r->cfg.workload;
+	char key[SWEEP_KEY_MAX + 64];
+	json_t *rec = NULL;
+	int ret;
+
+	key_of(r, i, k, key, sizeof(key));
+	ret = run_trial(r, w, &r->plan.trials[i], key, i + 1, &rec, err, errlen);
+	if (ret == 0 && !k && r->cfg.workload->check_record)
+		r->cfg.workload->check_record(r, rec);
+	if (ret == 0)
+		ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
+	if (ret == 0) {
+		*sum_ms += json_real_value(json_object_get(rec, "wall_ms"));
+		r->ran++;
+		(*left)--;
+		(*ran_here)++;
+		say_trial(r, w, of - *left, of, key, rec, *sum_ms / *ran_here, *left);
+	}
+	json_decref(rec);
+	return ret;
 }
 
 /*
@@ -281,7 +323,7 @@ static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_
 	int ret;
 
 	snprintf(p.key, sizeof(p.key), "priming=%d %.480s", r->ran + 1, t->key);
-	ret = run_trial(r, &p, 0, &rec, err, errlen);
+	ret = run_trial(r, r->cfg.workload, &p, p.key, 0, &rec, err, errlen);
 	if (ret == 0) {
 		json_object_set_new(rec, "priming", json_true());
 		ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
@@ -302,8 +344,9 @@ static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_
 
 static int run_trials(struct runner *r, char *err, size_t errlen)
 {
-	bool *done = calloc((size_t)r->plan.ntrials, sizeof(bool));
-	int ndone, left, ret = 0;
+	int slots = r->cfg.companion ? 2 : 1, n = r->plan.ntrials;
+	bool *done = calloc((size_t)(n * slots), sizeof(bool));
+	int ndone, left, ran_here = 0, ret = 0;
 	double sum_ms = 0;
 
 	if (!done)
@@ -313,37 +356,27 @@ static int run_trials(struct runner *r, char *err, size_t errlen)
 		free(done);
 		return ndone;
 	}
-	left = r->plan.ntrials - ndone;
+	left = n * slots - ndone;
 	fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
-		r->plan.ntrials, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
-	for (int i = 0, k = 0; ret == 0 && i < r->plan.ntrials; i++) {
-		json_t *rec = NULL;
+		n * slots, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
+	for (int i = 0; ret == 0 && i < n; i++) {
+		for (int j = 0; ret == 0 && j < slots; j++) {
+			int k = slots == 2 && i % 2 ? 1 - j : j;	/* the companion first at odd positions */
 
-		if (done[i])
-			continue;
-		if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
-			ret = prime(r, &r->plan.trials[i], err, errlen);
-			if (ret < 0)
+			if (done[k * n + i])
+				continue;
+			if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
+				ret = prime(r, &r->plan.trials[i], err, errlen);
+				if (ret < 0)
+					break;
+			}
+			if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
+				snprintf(err, errlen, "interrupted");
+				ret = -EINTR;
 				break;
+			}
+			ret = run_one(r, i, k, &sum_ms, &ran_here, &left, n * slots, err, errlen);
 		}
-		if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
-			snprintf(err, errlen, "interrupted");
-			ret = -EINTR;
-			break;
-		}
-		ret = run_trial(r, &r->plan.trials[i], i + 1, &rec, err, errlen);
-		if (ret == 0 && r->cfg.workload->check_record)
-			r->cfg.workload->check_record(r, rec);
-		if (ret == 0)
-			ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
-		if (ret == 0) {
-			sum_ms += json_real_value(json_object_get(rec, "wall_ms"));
-			r->ran++;
-			left--;
-			k++;
-			say_trial(r, ndone + k, &r->plan.trials[i], rec, sum_ms / k, left);
-		}
-		json_decref(rec);
 	}
 	free(done);
 	return ret;
@@ -525,6 +558,8 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 		ret = check_settings(r, err, errlen);
 	if (ret == 0)
 		ret = r->cfg.workload->check(r, err, errlen);
+	if (ret == 0 && r->cfg.companion)
+		ret = r->cfg.companion->check(r, err, errlen);
 	if (ret == 0 && r->resumed)
 		ret = runner_meta_check_identity(r, err, errlen);
 	if (ret == 0 && !r->resumed) {

@@ -5,7 +5,10 @@
  * runs, keeps the originals in the settings journal (bench/pg/settings.h),
  * and per trial puts the combination in place (SET, reload, or ALTER
  * SYSTEM and restart), makes the server cold unless warm, runs the
- * workload (bench/sweep/workload.h) and appends its record (fsync'd). Ctrl-C
+ * workload (bench/sweep/workload.h) and appends its record (fsync'd); with
+ * a companion workload, its trial of the same combination and round
+ * follows (or, at every other position of a round, comes first), after a
+ * cold cycle of its own, keyed "KEY NAME". Ctrl-C
  * keeps what is finished; --resume runs what is missing, and refuses a
  * folder of another data set, server or target. With until_separated it
  * adds rounds until the report calls the result separated. The settings
@@ -31,6 +34,13 @@ struct runner_cfg {
 	struct server_cfg srv;
 	const struct workload *workload;
 	void       *wcfg;             /* the workload's own configuration */
+	/* A second workload whose trial follows each of the first's at the same
+	 * combination and round, after its own cold cycle (the replay of a
+	 * query's reads), or NULL; its configuration. It may read wcfg. */
+	const struct workload *companion;
+	void       *ccfg;
+	/* The workload called NAME (a resumed folder's companion), or NULL. */
+	const struct workload *(*find_workload)(const char *name);
 	const char *command;          /* "sweep", "confsweep": the folder's name and meta */
 	struct sweep_grid grid;
 	const struct sweep_steps *steps;  /* a plan of steps (confsweep), or NULL: the grid */

@@ -107,6 +107,10 @@ static json_t *plan_json(struct runner *r)
 	json_object_update(plan, w);
 	json_decref(w);
 	json_object_set_new(plan, "workload", json_string(r->cfg.workload->name));
+	if (r->cfg.companion) {
+		json_object_set_new(plan, "companion", json_string(r->cfg.companion->name));
+		json_object_set_new(plan, r->cfg.companion->name, r->cfg.companion->plan_json(r));
+	}
 	json_object_set_new(plan, "warm", json_boolean(r->cfg.warm));
 	json_object_set_new(plan, "until_separated", json_boolean(r->cfg.until_separated));
 	if (r->cfg.until_separated) {
@@ -192,6 +196,25 @@ static int resume_target(struct runner *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The companion the folder recorded, found by name; none when it recorded none. */
+static int resume_companion(struct runner *r, const json_t *plan, char *err, size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(plan, "companion"));
+	const struct workload *w = name && r->cfg.find_workload ? r->cfg.find_workload(name) : NULL;
+
+	if (!name) {
+		r->cfg.companion = NULL;
+		return 0;
+	}
+	if (!w) {
+		snprintf(err, errlen, "--resume '%s': that folder holds %s trials, which this command cannot run",
+			 r->cfg.resume, name);
+		return -EINVAL;
+	}
+	r->cfg.companion = w;
+	return 0;
+}
+
 int runner_meta_resume(struct runner *r, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16];
@@ -224,9 +247,12 @@ int runner_meta_resume(struct runner *r, char *err, size_t errlen)
 	}
 	snprintf(r->dir, sizeof(r->dir), "%s", r->cfg.resume);
 	r->resumed = true;
-	if (resume_target(r, err, errlen) < 0)
+	if (resume_target(r, err, errlen) < 0 || resume_companion(r, plan, err, errlen) < 0)
 		return -EINVAL;
-	return r->cfg.workload->resume ? r->cfg.workload->resume(r, plan, err, errlen) : 0;
+	if (r->cfg.workload->resume && r->cfg.workload->resume(r, plan, err, errlen) < 0)
+		return -EINVAL;
+	return r->cfg.companion && r->cfg.companion->resume ?
+	       r->cfg.companion->resume(r, plan, err, errlen) : 0;
 }
 
 /* What differs between the recorded identity and the one now, or NULL. */

@@ -46,14 +46,31 @@ static json_t *cpu_window(const struct sampler *sm, uint64_t t0, uint64_t t1)
 			 "idle_pct", d.idle_pct, "steal_pct", d.steal_pct);
 }
 
+/*
+ * The backend over [T0, T1]: its time on a CPU and waiting on a run queue
+ * from schedstat (ns, so cpu_share is exact and never above 1: "cpu_from"
+ * says "schedstat"), and the user/system split from its ticks (10 ms each:
+ * a split, not a total). Without schedstat the share is the ticks'.
+ */
 static json_t *backend_window(const struct sampler *sm, pid_t pid, uint64_t t0, uint64_t t1)
 {
 	struct proc_delta d;
+	double span_s;
 
 	if (pid <= 0 || sampler_proc_window(sm, 0, t0, t1, &d) < 0)
 		return json_null();
-	return json_pack("{s:i, s:f, s:f, s:f}", "pid", (int)pid, "user_s", d.user_s,
-			 "system_s", d.system_s, "cpu_share", d.cpu_share);
+	span_s = (double)(t1 - t0) / 1e9;
+	if (t0 < sampler_first_ns(sm) || t1 > sampler_last_ns(sm))
+		span_s = (double)((t1 > sampler_last_ns(sm) ? sampler_last_ns(sm) : t1) -
+				  (t0 < sampler_first_ns(sm) ? sampler_first_ns(sm) : t0)) / 1e9;
+	if (!d.have_sched)
+		return json_pack("{s:i, s:f, s:f, s:f, s:s}", "pid", (int)pid, "user_s", d.user_s,
+				 "system_s", d.system_s, "cpu_share", d.cpu_share, "cpu_from", "ticks");
+	return json_pack("{s:i, s:f, s:f, s:f, s:s, s:f, s:f, s:f}", "pid", (int)pid,
+			 "user_s", d.user_s, "system_s", d.system_s,
+			 "cpu_share", span_s > 0 ? d.oncpu_s / span_s : 0.0, "cpu_from", "schedstat",
+			 "oncpu_s", d.oncpu_s, "runqueue_s", d.runqueue_s, "offcpu_s",
+			 span_s - d.oncpu_s > 0 ? span_s - d.oncpu_s : 0.0);
 }
 
 static json_t *members_window(const struct runner *r, const struct sampler *sm,

@@ -21,15 +21,14 @@
 #include "io/clock.h"
 #include "io/faultpoint.h"
 
-#define DEFAULT_SAMPLE_MS 50
+#define DEFAULT_SAMPLE_MS 10
 
 static struct bitmap_cfg *cfg_of(const struct runner *r)
 {
 	return r->cfg.wcfg;
 }
 
-/* The session every trial makes, then COMBO's session values. */
-static int session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen)
+int bitmap_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen)
 {
 	const struct bitmap_cfg *b = cfg_of(r);
 	int ret = pgutil_exec_file(c, "sweep/session.sql", err, errlen);
@@ -41,8 +40,7 @@ static int session(const struct runner *r, PGconn *c, int combo, char *err, size
 	return ret == 0 ? runner_session(r, c, combo, err, errlen) : ret;
 }
 
-/* "EXPLAIN ... QUERY" into a new string. */
-static char *explain_text(const char *file, const char *query)
+char *bitmap_explain_sql(const char *file, const char *query)
 {
 	const char *fmt = sql_text(file);
 	size_t len = strlen(fmt) + strlen(query) + 1;
@@ -96,9 +94,9 @@ static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
 {
 	struct bitmap_cfg *b = cfg_of(r);
 	struct explain_figures f;
-	char *sql = explain_text("sweep/explain_plan.sql", b->q.text);
+	char *sql = bitmap_explain_sql("sweep/explain_plan.sql", b->q.text);
 	PGresult *res = NULL;
-	int ret = sql ? session(r, c, 0, err, errlen) : -ENOMEM;
+	int ret = sql ? bitmap_session(r, c, 0, err, errlen) : -ENOMEM;
 
 	if (ret == 0 && !(res = pgutil_query(c, sql, 0, NULL, err, errlen)))
 		ret = -EIO;
@@ -190,7 +188,7 @@ static json_t *session_json(const struct runner *r)
 	json_t *o = json_object();
 	PGresult *res = NULL;
 
-	if (c && session(r, c, 0, err, sizeof(err)) == 0)
+	if (c && bitmap_session(r, c, 0, err, sizeof(err)) == 0)
 		res = pgutil_query(c, sql_text("sweep/session_settings.sql"), 0, NULL, err, sizeof(err));
 	for (int i = 0; res && i < PQntuples(res); i++)
 		if (sweep_grid_find(&r->plan.grid, PQgetvalue(res, i, 0)) < 0)
@@ -279,8 +277,8 @@ static int measure(struct runner *r, int combo, struct bitmap_measure *m, char *
 {
 	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 	PGresult *res = NULL;
-	char *sql = explain_text("sweep/explain_analyze.sql", cfg_of(r)->q.text);
-	int ret = c && sql ? session(r, c, combo, err, errlen) : -EIO;
+	char *sql = bitmap_explain_sql("sweep/explain_analyze.sql", cfg_of(r)->q.text);
+	int ret = c && sql ? bitmap_session(r, c, combo, err, errlen) : -EIO;
 
 	if (ret == 0) {
 		m->in_force = runner_in_force(r, c);

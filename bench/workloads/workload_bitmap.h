@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include <jansson.h>
+#include <libpq-fe.h>
 
 #include "bench/dataset/query.h"
 #include "bench/workloads/workloads.h"
@@ -21,7 +22,7 @@ struct bitmap_cfg {
 	const char *query_spec;        /* --query as given, or NULL */
 	struct query q;                /* its name and text */
 	bool jit, force_bitmap, allow_override, no_cache_check;
-	int  sample_ms;                /* 0: 50 */
+	int  sample_ms;                /* 0: 10 */
 	/* found by the check */
 	char relation[128];            /* the Bitmap Heap Scan's relation */
 	char tablespace[128];
@@ -29,6 +30,15 @@ struct bitmap_cfg {
 	json_t *refs;                  /* the first trial's plan per settings */
 	json_t *cache_check;           /* the check for caches below, before the first trial */
 };
+
+struct runner;
+
+/* The session every trial makes (sweep/session.sql, JIT off unless asked,
+ * the forced bitmap plan), then COMBO's session values. 0 or -errno. */
+int bitmap_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen);
+
+/* The SQL of FILE (an EXPLAIN ... %s) around QUERY, malloc'd; NULL out of memory. */
+char *bitmap_explain_sql(const char *file, const char *query);
 
 /* A trial's plan against the first one of its settings (bitmap_figures.c):
  * 1 when it differs (REC says what), else 0. REFS is filled as it goes. */

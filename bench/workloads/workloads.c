@@ -8,6 +8,7 @@
 const struct workload *const workload_table[] = {
 	&workload_bitmap,
 	&workload_tpcb,
+	&workload_replay,
 	NULL,
 };
 

@@ -3,6 +3,9 @@
  * in sequence order; after each read, POSIX_FADV_WILLNEED is given for the
  * upcoming blocks the ramp asks for, one call per block, keeping up to depth
  * blocks advised ahead of the reader (depth = effective_io_concurrency).
+ * Each block counts as a page with one tuple: after the read, the ramp's
+ * page step and its tuple step, each followed by advice, as PostgreSQL does
+ * for a page of one matching row.
  */
 #include "io/engines/fadvise.h"
 
@@ -51,6 +54,12 @@ void fadvise_ramp_after_read(struct fadvise_ramp *r)
 	r->target = fadvise_ramp_next_target(r->target, r->max);
 }
 
+void fadvise_ramp_tuple(struct fadvise_ramp *r)
+{
+	if (r->target < r->max)
+		r->target++;
+}
+
 bool fadvise_ramp_take(struct fadvise_ramp *r, uint64_t *block)
 {
 	if (r->pages >= r->target || iterator_done(r))
@@ -78,17 +87,14 @@ static int fadvise_queue(struct engine *e, struct engine_io *io)
 	return engine_pread(e, io);
 }
 
-static int fadvise_advise(struct engine *e, const struct engine_io *io)
+/* Advice for every block the ramp asks for now. */
+static int advise_due(const struct blockmap *map, struct fadvise_ramp *r)
 {
-	const struct blockmap *map = e->setup.map;
-	struct fadvise_ramp *r = e->priv;
 	uint64_t block;
 	unsigned file;
 	off_t off;
 	int rc;
 
-	(void)io;
-	fadvise_ramp_after_read(r);
 	while (fadvise_ramp_take(r, &block)) {
 		blockmap_locate(map, block, &file, &off);
 		rc = posix_fadvise(map->files[file].fd, off, map->block_bytes,
@@ -97,6 +103,19 @@ static int fadvise_advise(struct engine *e, const struct engine_io *io)
 			return -rc;
 	}
 	return 0;
+}
+
+static int fadvise_advise(struct engine *e, const struct engine_io *io)
+{
+	struct fadvise_ramp *r = e->priv;
+	int rc;
+
+	(void)io;
+	fadvise_ramp_after_read(r);
+	if ((rc = advise_due(e->setup.map, r)) < 0)
+		return rc;
+	fadvise_ramp_tuple(r);
+	return advise_due(e->setup.map, r);
 }
 
 static void fadvise_cleanup(struct engine *e)

@@ -2,9 +2,14 @@
  * fadvise: PostgreSQL's bitmap heap scan prefetch (up to 17) as a state
  * machine, kept apart from I/O so it can be tested. A second iterator runs
  * ahead of the reader; the target distance starts at -1 and ramps 0, 1, 2, 4,
- * ... doubling until past half of the maximum, then jumps to the maximum.
- * After each block is read, blocks are taken from the iterator until
- * `pages` (advised but not yet read) reaches the target: one advice each.
+ * ... doubling until past half of the maximum, then jumps to the maximum;
+ * it also grows by one for each tuple the scan takes from the page it has
+ * read (BitmapHeapNext's "continuing in previously obtained page"). After
+ * the block is read, and again after each of its tuples, blocks are taken
+ * from the iterator until `pages` (advised but not yet read) reaches the
+ * target: one advice each. The probe's fadvise engine reads blocks with one
+ * tuple each; the heap-scan replay (io/engines/bitmapscan.h) gives each
+ * page its own count.
  */
 #ifndef IO_ENGINES_FADVISE_H
 #define IO_ENGINES_FADVISE_H
@@ -31,6 +36,9 @@ int fadvise_ramp_next_target(int target, int max);
 void fadvise_ramp_before_read(struct fadvise_ramp *r);
 /* The reader has read its block: raise the target. */
 void fadvise_ramp_after_read(struct fadvise_ramp *r);
+/* The reader took one more tuple from its page (or looked for one and found
+ * none): the target grows by one, up to the maximum. */
+void fadvise_ramp_tuple(struct fadvise_ramp *r);
 /* The next block to advise, while pages < target; false when none is due. */
 bool fadvise_ramp_take(struct fadvise_ramp *r, uint64_t *block);
 

@@ -60,7 +60,7 @@ same "the Bitmap Heap Scan is on the table test" "$(jq -r '.explain.bitmap.relat
 same "EXPLAIN's own output is kept whole: the heap scan over a BitmapOr of the query's two index scans" \
 	"$(jq -r '.plan[0] | [.Plan."Node Type", .Plan.Plans[0]."Node Type", (.Plan.Plans[0].Plans | map(."Index Cond") | join(" OR ")), (."Execution Time" > 0)] | @tsv' "$R" | sort -u)" \
 	"$(printf 'Bitmap Heap Scan\tBitmapOr\t((major >= 10) AND (major <= 100)) OR ((minor >= 800) AND (minor <= 900))\ttrue')"
-same "samples of the device and the backend kept" "$(jq -r '(.samples.t_ms | length >= 2) and (.samples.interval_ms == 50) and (.samples.disks | length == 1)' "$R" | sort -u)" true
+same "samples of the device and the backend kept" "$(jq -r '(.samples.t_ms | length >= 2) and (.samples.interval_ms == 10) and (.samples.disks | length == 1)' "$R" | sort -u)" true
 same "every record says whether its samples were split by phase" "$(jq -r '.phases.split | type' "$R" | sort -u)" boolean
 same "the plan matched its reference in every trial" "$(jq -r '.plan_check.ok' "$R" | sort -u)" true
 same "meta: file system, max_sectors_kb, md/dm members" "$(jq -r '(.device.fstype | type) + "," + (.device.max_sectors_kb | type) + "," + (.device.members | type)' "$M")" "string,number,array"

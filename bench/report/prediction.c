@@ -1,0 +1,221 @@
+/*
+ * prediction: the replay against the query per value, the request check and
+ * the additive split; see prediction.h.
+ */
+#include "bench/report/prediction.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEAP "explain.bitmap.heap_phase."
+
+/* Does query trial T count (a heap-phase time, the plan of its settings)? */
+static bool counts(const json_t *t)
+{
+	return isfinite(report_num_at(t, HEAP "total_ms")) &&
+	       !json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok"));
+}
+
+/* Trial T's heap phase in parts; total only when it was not split by phase. */
+static void split_of(const json_t *t, struct prediction_split *s)
+{
+	const json_t *b = json_object_get(json_object_get(json_object_get(t, "phases"), "heap"), "backend");
+	const char *from = json_string_value(json_object_get(b, "cpu_from"));
+	double total = report_num_at(t, HEAP "total_ms");
+
+	*s = (struct prediction_split){ total, NAN, NAN, NAN, report_num_at(t, HEAP "io_read_ms"), false };
+	if (!json_is_object(b))
+		return;
+	s->from_schedstat = from && !strcmp(from, "schedstat");
+	if (s->from_schedstat) {
+		s->cpu_ms = report_num_at(b, "oncpu_s") * 1e3;
+		s->runqueue_ms = report_num_at(b, "runqueue_s") * 1e3;
+	} else {
+		s->cpu_ms = report_num_at(b, "cpu_share") * total;
+		s->runqueue_ms = 0;
+	}
+	if (s->cpu_ms > total)            /* ticks can count more than the phase */
+		s->cpu_ms = total;
+	if (s->cpu_ms + s->runqueue_ms > total)
+		s->runqueue_ms = total - s->cpu_ms;
+	s->wait_ms = total - s->cpu_ms - s->runqueue_ms;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	double x = ((const struct prediction_split *)a)->total_ms, y = ((const struct prediction_split *)b)->total_ms;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median run's parts: the middle one, or the two middle ones averaged. */
+static void median_split(struct prediction_split *s, size_t n, struct prediction_split *out)
+{
+	const struct prediction_split *a, *b;
+
+	*out = (struct prediction_split){ NAN, NAN, NAN, NAN, NAN, false };
+	if (!n)
+		return;
+	qsort(s, n, sizeof(*s), by_total);
+	a = &s[(n - 1) / 2];
+	b = &s[n / 2];
+	*out = (struct prediction_split){
+		(a->total_ms + b->total_ms) / 2, (a->cpu_ms + b->cpu_ms) / 2,
+		(a->runqueue_ms + b->runqueue_ms) / 2, (a->wait_ms + b->wait_ms) / 2,
+		(a->io_read_ms + b->io_read_ms) / 2, a->from_schedstat && b->from_schedstat,
+	};
+}
+
+/* The median of PATH over the records of ARR in group G (NULL: all). */
+struct column {
+	double *v;
+	size_t  n;
+};
+
+static void add(struct column *c, double x)
+{
+	if (isfinite(x))
+		c->v[c->n++] = x;
+}
+
+static double median(const struct column *c)
+{
+	return c->n ? stats_median(c->v, c->n) : NAN;
+}
+
+struct cols {
+	struct column heap, trial_reqs, trial_kib, trial_qd;
+	struct column replay, replay_wait, replay_reqs, replay_kib, replay_qd;
+	struct prediction_split *splits;
+	size_t nsplits;
+};
+
+static int cols_alloc(struct cols *c, size_t n)
+{
+	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->replay,
+				 &c->replay_wait, &c->replay_reqs, &c->replay_kib, &c->replay_qd };
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!(all[i]->v = calloc(n ? n : 1, sizeof(double))))
+			return -ENOMEM;
+	c->splits = calloc(n ? n : 1, sizeof(*c->splits));
+	return c->splits ? 0 : -ENOMEM;
+}
+
+static void cols_free(struct cols *c)
+{
+	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->replay,
+				 &c->replay_wait, &c->replay_reqs, &c->replay_kib, &c->replay_qd };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		free(all[i]->v);
+	free(c->splits);
+}
+
+static void gather(const struct report *r, size_t g, struct cols *c, const char **model)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(r->trials, i, t) {
+		if (!counts(t) || report_group_of(r, t) != g)
+			continue;
+		add(&c->heap, report_num_at(t, HEAP "total_ms"));
+		add(&c->trial_reqs, report_num_at(t, "phases.heap.disk.reads"));
+		add(&c->trial_kib, report_num_at(t, "phases.heap.disk.avg_read_kib"));
+		add(&c->trial_qd, report_num_at(t, "phases.heap.disk.avg_queue_depth"));
+		split_of(t, &c->splits[c->nsplits++]);
+	}
+	json_array_foreach(r->companions, i, t) {
+		const char *w = json_string_value(json_object_get(t, "workload"));
+
+		if (!w || strcmp(w, "replay") || report_group_of(r, t) != g)
+			continue;
+		add(&c->replay, report_num_at(t, "replay.elapsed_ms"));
+		add(&c->replay_wait, report_num_at(t, "replay.wait_ms"));
+		add(&c->replay_reqs, report_num_at(t, "disk.reads"));
+		add(&c->replay_kib, report_num_at(t, "disk.avg_read_kib"));
+		add(&c->replay_qd, report_num_at(t, "disk.avg_queue_depth"));
+		if (!*model)
+			*model = report_str_at(t, "replay", "model");
+	}
+}
+
+static void judge(struct prediction_value *v, const struct cols *c)
+{
+	double ratio = NAN;
+	struct stats_interval ci = { NAN, NAN, NAN };
+
+	v->query_runs = c->heap.n;
+	v->replay_runs = c->replay.n;
+	v->heap_ms = median(&c->heap);
+	v->replay_ms = median(&c->replay);
+	v->replay_wait_ms = median(&c->replay_wait);
+	v->trial_reqs = median(&c->trial_reqs);
+	v->trial_req_kib = median(&c->trial_kib);
+	v->trial_qd = median(&c->trial_qd);
+	v->replay_reqs = median(&c->replay_reqs);
+	v->replay_req_kib = median(&c->replay_kib);
+	v->replay_qd = median(&c->replay_qd);
+	v->checked = isfinite(v->trial_reqs) && isfinite(v->replay_reqs) && v->trial_reqs > 0;
+	v->req_diff = v->checked ? v->replay_reqs / v->trial_reqs - 1 : NAN;
+	v->usable = v->checked && fabs(v->req_diff) <= PREDICTION_MAX_REQ_DIFF;
+	v->error = v->error_lo = v->error_hi = v->coverage = NAN;
+	if (c->heap.n && c->replay.n &&
+	    stats_ratio_interval(c->replay.v, c->replay.n, c->heap.v, c->heap.n, REPORT_LEVEL,
+				 REPORT_RESAMPLES, 17, &ratio, &ci) == 0 && ratio > 0) {
+		v->error = log(ratio);
+		v->error_lo = ci.lo > 0 ? log(ci.lo) : NAN;
+		v->error_hi = ci.hi > 0 ? log(ci.hi) : NAN;
+		v->coverage = ci.coverage;
+	}
+}
+
+int prediction_build(const struct report *r, size_t series, struct prediction *out)
+{
+	size_t idx[r->ngroups + 1], n = series < r->nseries ? report_series_groups(r, series, idx) : 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->zero = REPORT_NONE;
+	if (!r->companions || !json_array_size(r->companions))
+		return -ENOENT;
+	for (size_t k = 0; ret == 0 && k < n && out->nvalues < PREDICTION_MAX_VALUES; k++) {
+		struct prediction_value *v = &out->v[out->nvalues];
+		struct cols c;
+
+		ret = cols_alloc(&c, json_array_size(r->trials) + json_array_size(r->companions));
+		if (ret == 0) {
+			v->group = idx[k];
+			v->value = report_value(r, &r->groups[idx[k]], r->swept);
+			gather(r, idx[k], &c, &out->model);
+			judge(v, &c);
+			median_split(c.splits, c.nsplits, &v->split);
+			out->replays += c.replay.n;
+			if (!strcmp(v->value, "0"))
+				out->zero = out->nvalues;
+			out->nvalues++;
+		}
+		cols_free(&c);
+	}
+	return ret < 0 ? ret : out->replays ? 0 : -ENOENT;
+}
+
+void prediction_change(const struct prediction *p, size_t i, struct prediction_split *d)
+{
+	const struct prediction_split *a, *z;
+
+	*d = (struct prediction_split){ NAN, NAN, NAN, NAN, NAN, false };
+	if (p->zero == REPORT_NONE || i >= p->nvalues)
+		return;
+	a = &p->v[i].split;
+	z = &p->v[p->zero].split;
+	*d = (struct prediction_split){
+		a->total_ms - z->total_ms, a->cpu_ms - z->cpu_ms, a->runqueue_ms - z->runqueue_ms,
+		a->wait_ms - z->wait_ms, a->io_read_ms - z->io_read_ms,
+		a->from_schedstat && z->from_schedstat,
+	};
+}

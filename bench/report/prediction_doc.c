@@ -1,0 +1,288 @@
+/*
+ * prediction_doc: a sweep's replay trials in words (bench/report/prediction.h
+ * holds the figures): the prediction beside the observation with its error
+ * and the request check, the observed change against 0 split into parts
+ * that add up, and sentences made only from those figures (a value whose
+ * requests the replay did not reproduce is said to be so and is explained
+ * by nothing the replay measured). Used by the sweep's report and by a
+ * run's verdict, which adds the device's sequential reads.
+ */
+#include "bench/report/prediction_doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BIG_ERROR 0.1823              /* ln(1.2): the replay off by more than 20% */
+
+static const char *signed_pct(char *buf, size_t len, double frac)
+{
+	snprintf(buf, len, "%+.0f%%", frac * 100);
+	return buf;
+}
+
+/* ---- the tables ---- */
+
+static void prediction_table(struct doc *d, const struct prediction *p)
+{
+	static const char *const heads[] = { "effective_io_concurrency", "runs", "heap ms", "replay ms",
+		"ln(replay/heap)", "interval", "query reqs", "KiB", "queue", "replay reqs", "KiB", "queue",
+		"requests" };
+
+	doc_table(d, 13, heads);
+	for (size_t i = 0; i < p->nvalues; i++) {
+		const struct prediction_value *v = &p->v[i];
+		char c[13][48];
+		const char *cells[13];
+
+		snprintf(c[0], 48, "%s", v->value);
+		snprintf(c[1], 48, "%zu/%zu", v->query_runs, v->replay_runs);
+		doc_num(c[2], 48, "%.1f", v->heap_ms);
+		doc_num(c[3], 48, "%.1f", v->replay_ms);
+		doc_num(c[4], 48, "%+.2f", v->error);
+		if (isfinite(v->error_lo) && isfinite(v->error_hi))
+			snprintf(c[5], 48, "%+.2f..%+.2f", v->error_lo, v->error_hi);
+		else
+			snprintf(c[5], 48, "-");
+		doc_num(c[6], 48, "%.0f", v->trial_reqs);
+		doc_num(c[7], 48, "%.0f", v->trial_req_kib);
+		doc_num(c[8], 48, "%.2f", v->trial_qd);
+		doc_num(c[9], 48, "%.0f", v->replay_reqs);
+		doc_num(c[10], 48, "%.0f", v->replay_req_kib);
+		doc_num(c[11], 48, "%.2f", v->replay_qd);
+		if (!v->checked)
+			snprintf(c[12], 48, "not known");
+		else
+			snprintf(c[12], 48, "%s %+.0f%%", v->usable ? "same" : "DIFFER", v->req_diff * 100);
+		for (int k = 0; k < 13; k++)
+			cells[k] = c[k];
+		doc_row(d, cells);
+	}
+}
+
+static void split_table(struct doc *d, const struct report *r, const struct prediction *p)
+{
+	static const char *const heads[] = { "effective_io_concurrency", "heap ms", "change", "waiting for reads",
+		"on the CPU", "waiting for a core", "I/O read time (EXPLAIN)", "steal %" };
+
+	doc_table(d, 8, heads);
+	for (size_t i = 0; i < p->nvalues; i++) {
+		const struct prediction_split *s = &p->v[i].split;
+		struct prediction_split ch;
+		char c[8][48];
+		const char *cells[8];
+
+		prediction_change(p, i, &ch);
+		doc_num(c[7], 48, "%.1f", r->groups[p->v[i].group].heap_steal_pct);
+		snprintf(c[0], 48, "%s", p->v[i].value);
+		doc_num(c[1], 48, "%.1f", s->total_ms);
+		if (i == p->zero) {
+			snprintf(c[2], 48, "(0)");
+			doc_num(c[3], 48, "%.1f", s->wait_ms);
+			doc_num(c[4], 48, "%.1f", s->cpu_ms);
+			doc_num(c[5], 48, "%.1f", s->runqueue_ms);
+			doc_num(c[6], 48, "%.1f", s->io_read_ms);
+		} else {
+			doc_num(c[2], 48, "%+.1f", ch.total_ms);
+			doc_num(c[3], 48, "%+.1f", ch.wait_ms);
+			doc_num(c[4], 48, "%+.1f", ch.cpu_ms);
+			doc_num(c[5], 48, "%+.1f", ch.runqueue_ms);
+			doc_num(c[6], 48, "%+.1f", ch.io_read_ms);
+		}
+		for (int k = 0; k < 8; k++)
+			cells[k] = c[k];
+		doc_row(d, cells);
+	}
+}
+
+/* ---- the sentences ---- */
+
+/* The sequential point whose device requests are nearest KIB in size, or NULL. */
+static const json_t *seq_nearest(const json_t *seq, double kib)
+{
+	const json_t *best = NULL, *p;
+	double gap = INFINITY;
+	size_t i;
+
+	if (!(kib > 0))
+		return NULL;
+	json_array_foreach(seq, i, p) {
+		double k = report_num_at(p, "disk.avg_read_kib"), d;
+
+		if (!(k > 0) || json_is_true(json_object_get(p, "stopped")))
+			continue;
+		d = fabs(log(k / kib));
+		if (d < gap) {
+			gap = d;
+			best = p;
+		}
+	}
+	return best;
+}
+
+/* At 0: the query's own read wait beside the replay's, and the device's
+ * sequential figure nearest the query's request size. */
+static void at_zero(FILE *f, const struct prediction *p, const json_t *seq_points)
+{
+	const struct prediction_value *z = &p->v[p->zero];
+	const json_t *seq = seq_nearest(seq_points, z->trial_req_kib);
+	char a[32], b[32];
+
+	if (!isfinite(z->split.io_read_ms) || !isfinite(z->replay_wait_ms))
+		return;
+	fprintf(f, " At 0 the query's heap phase spent %s in reads (EXPLAIN's I/O read time)",
+		report_fmt_ms(a, sizeof(a), z->split.io_read_ms));
+	if (isfinite(z->trial_reqs))
+		fprintf(f, ", in %.0f device requests of %.0f KiB", z->trial_reqs, z->trial_req_kib);
+	fprintf(f, "; its replay spent %s in reads", report_fmt_ms(b, sizeof(b), z->replay_wait_ms));
+	if (isfinite(z->replay_reqs))
+		fprintf(f, ", in %.0f requests of %.0f KiB", z->replay_reqs, z->replay_req_kib);
+	fprintf(f, " (%.2fx the query's read time).", z->replay_wait_ms / z->split.io_read_ms);
+	if (seq && z->trial_reqs > 0)
+		fprintf(f, " The device alone, reading the table's files in order through the page cache %.0f KiB at a time, moved %.0f MiB/s in requests of %.0f KiB, %.2f ms each at the device; the query's %.0f requests would take %s at that pace.",
+			report_num_at(seq, "block_bytes") / 1024, report_num_at(seq, "mib_s"),
+			report_num_at(seq, "disk.avg_read_kib"), report_num_at(seq, "disk.read_await_ms"),
+			z->trial_reqs, report_fmt_ms(a, sizeof(a), z->trial_reqs * report_num_at(seq, "disk.read_await_ms") /
+						      (report_num_at(seq, "disk.avg_queue_depth") > 1 ?
+						       report_num_at(seq, "disk.avg_queue_depth") : 1)));
+}
+
+/* The values whose requests the replay did not reproduce, with by how much. */
+static void unchecked(FILE *f, const struct prediction *p)
+{
+	size_t n = 0;
+	char a[16];
+
+	for (size_t i = 0; i < p->nvalues; i++) {
+		const struct prediction_value *v = &p->v[i];
+
+		if (!v->checked || v->usable)
+			continue;
+		fprintf(f, "%s %s (%.0f replay requests against %.0f, %s)", n++ ? ";" : " The replay did not issue the query's reads at", v->value,
+			v->replay_reqs, v->trial_reqs, signed_pct(a, sizeof(a), v->req_diff));
+	}
+	if (n)
+		fprintf(f, ": more than %.0f%% apart, so the replay explains nothing at %s.",
+			PREDICTION_MAX_REQ_DIFF * 100, n > 1 ? "those values" : "that value");
+}
+
+/* Values where the replay reproduced the reads but not the time, by how much. */
+static void off_in_size(FILE *f, const struct prediction *p)
+{
+	char a[32];
+
+	for (size_t i = 0; i < p->nvalues; i++) {
+		const struct prediction_value *v = &p->v[i];
+
+		if (!v->usable || !isfinite(v->error) || fabs(v->error) <= BIG_ERROR)
+			continue;
+		fprintf(f, " At %s the replay issued the query's reads (%.0f against %.0f requests) but took %.2fx its heap phase (ln %+.2f, interval %+.2f..%+.2f): %s %s in the query that the replay %s.",
+			v->value, v->replay_reqs, v->trial_reqs, exp(v->error), v->error, v->error_lo, v->error_hi,
+			report_fmt_ms(a, sizeof(a), fabs(v->heap_ms - v->replay_ms)),
+			v->error < 0 ? "went" : "were saved", v->error < 0 ? "did not spend" : "spent more");
+	}
+}
+
+/* The told value: its change against 0 in parts, and what the replay says of it. */
+static void told(FILE *f, const struct prediction *p, size_t i)
+{
+	const struct prediction_value *v = &p->v[i], *z = &p->v[p->zero];
+	struct prediction_split ch;
+	char a[32], b[32], c[32], e[32], g[32], h[32];
+
+	prediction_change(p, i, &ch);
+	if (!isfinite(ch.total_ms) || !isfinite(ch.wait_ms))
+		return;
+	fprintf(f, " At %s the heap phase of the median run took %s against %s at 0, %s %s: %s %s waiting for reads, %s %s on the CPU and %s %s waiting for a core (the three add up to the change).",
+		v->value, report_fmt_ms(a, sizeof(a), v->split.total_ms), report_fmt_ms(b, sizeof(b), z->split.total_ms),
+		report_fmt_ms(c, sizeof(c), fabs(ch.total_ms)), ch.total_ms <= 0 ? "less" : "more",
+		report_fmt_ms(e, sizeof(e), fabs(ch.wait_ms)), ch.wait_ms <= 0 ? "less" : "more",
+		report_fmt_ms(g, sizeof(g), fabs(ch.cpu_ms)), ch.cpu_ms <= 0 ? "less" : "more",
+		report_fmt_ms(h, sizeof(h), fabs(ch.runqueue_ms)), ch.runqueue_ms <= 0 ? "less" : "more");
+	if (!v->split.from_schedstat)
+		fprintf(f, " (These records count CPU in 10 ms ticks, not schedstat's nanoseconds: the split is rough.)");
+	if (v->usable && z->usable && isfinite(v->replay_ms) && isfinite(z->replay_ms))
+		fprintf(f, " The replay, issuing the same reads, took %s at %s and %s at 0: it predicts %.2fx where the query gained %.2fx.",
+			report_fmt_ms(a, sizeof(a), v->replay_ms), v->value, report_fmt_ms(b, sizeof(b), z->replay_ms),
+			z->replay_ms / v->replay_ms, z->heap_ms / v->heap_ms);
+}
+
+static size_t told_index(const struct prediction *p, const char *value)
+{
+	for (size_t i = 0; value && i < p->nvalues; i++)
+		if (!strcmp(p->v[i].value, value))
+			return i;
+	return REPORT_NONE;
+}
+
+static void words(struct doc *d, const struct prediction *p, const json_t *seq, const char *value)
+{
+	char *text = NULL;
+	size_t len = 0, i = told_index(p, value);
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	if (p->zero != REPORT_NONE) {
+		at_zero(f, p, seq);
+		if (i != REPORT_NONE && i != p->zero)
+			told(f, p, i);
+	}
+	unchecked(f, p);
+	off_in_size(f, p);
+	if (fclose(f) == 0 && len > 1)
+		doc_text(d, text + (text[0] == ' '));
+	free(text);
+}
+
+void prediction_section(struct doc *d, const struct report *r, const json_t *seq,
+			const char *value, int older_replays)
+{
+	struct prediction p;
+
+	if (prediction_build(r, 0, &p) < 0) {
+		doc_para(d, "%s", older_replays ?
+			 "This run's replays ran after its sweeps, outside their rounds and cold state: they are not used. Replay trials in the sweep's own rounds come from eicbench sweep --replay; run does not make them yet." :
+			 "The sweep recorded no replay trials, so nothing here is explained by the device alone.");
+		return;
+	}
+	doc_para(d, "Each value's replay trials issued the query's heap reads on the table's files the way PostgreSQL %s issues them, after the same cold cycle and in the same rounds as its query trials, with the backend's own work between the reads (measured once, warm, before the first trial).",
+		 p.model && !strcmp(p.model, "18") ? "18's read stream" : "13-17's prefetching");
+	prediction_table(d, &p);
+	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
+		 PREDICTION_MAX_REQ_DIFF * 100);
+	if (p.zero != REPORT_NONE) {
+		split_table(d, r, &p);
+		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
+	}
+	words(d, &p, seq, value);
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *prediction_json(const struct report *r)
+{
+	struct prediction p;
+	json_t *rows = json_array();
+
+	if (prediction_build(r, 0, &p) < 0)
+		return rows;
+	for (size_t i = 0; i < p.nvalues; i++) {
+		const struct prediction_value *v = &p.v[i];
+		struct prediction_split ch;
+
+		prediction_change(&p, i, &ch);
+		json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+			"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
+			"error", jnum(v->error), "error_lo", jnum(v->error_lo),
+			"error_hi", jnum(v->error_hi), "query_requests", jnum(v->trial_reqs),
+			"replay_requests", jnum(v->replay_reqs), "requests_diff", jnum(v->req_diff),
+			"requests_same", v->usable, "change_ms", jnum(ch.total_ms),
+			"change_wait_ms", jnum(ch.wait_ms), "change_cpu_ms", jnum(ch.cpu_ms),
+			"change_runqueue_ms", jnum(ch.runqueue_ms)));
+	}
+	return rows;
+}

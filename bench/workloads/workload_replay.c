@@ -1,0 +1,423 @@
+/*
+ * workload_replay: the replay trial; see workload_replay.h. The check asks
+ * the server for the pages and calibrates the work per page; a trial reads
+ * the settings in force, lets the server be, and replays the scan.
+ */
+#include "bench/workloads/workload_replay.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/observe/explain.h"
+#include "bench/pg/pgutil.h"
+#include "bench/pg/sqltext.h"
+#include "bench/record/figures.h"
+#include "bench/record/record.h"
+#include "bench/sweep/runner.h"
+#include "bench/workloads/workload_bitmap.h"
+#include "io/engines/replay.h"
+
+#define PG_AUX_PROCS 38                /* 18's NUM_AUXILIARY_PROCS: 6 + 32 I/O workers */
+#define PG_SPECIAL_WORKERS 2           /* 18's NUM_SPECIAL_WORKER_PROCS */
+
+static struct replay_wcfg *cfg_of(const struct runner *r)
+{
+	return r->cfg.ccfg;
+}
+
+static const struct bitmap_cfg *query_of(const struct runner *r)
+{
+	return r->cfg.wcfg;
+}
+
+/* ---- the pages ---- */
+
+/* MurmurHash3's 32-bit finalizer, which tidbitmap's hash table hashes block numbers with. */
+static uint32_t mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
+struct order { uint32_t key; size_t idx; };
+
+static int by_key(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key ? 1 : x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+int replay_pages_model(const struct relblocks *rb, int64_t lossy, double tuples_per_page,
+		       struct scan_block **out)
+{
+	struct scan_block *p = calloc(rb->nblocks ? rb->nblocks : 1, sizeof(*p));
+	struct order *o = calloc(rb->nblocks ? rb->nblocks : 1, sizeof(*o));
+	size_t n = 0;
+
+	if (!p || !o) {
+		free(p), free(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < rb->nblocks; i++) {
+		p[i] = (struct scan_block){ .block = rb->blocks[i], .ntuples = rb->ntuples[i] };
+		if (rb->blocks[i] % REPLAY_PAGES_PER_CHUNK)	/* a chunk's first page stays exact */
+			o[n++] = (struct order){ .key = mix32((uint32_t)rb->blocks[i]), .idx = i };
+	}
+	qsort(o, n, sizeof(*o), by_key);
+	for (size_t k = 0; lossy > 0 && k < n; k++, lossy--) {
+		struct scan_block *b = &p[o[k].idx];
+
+		b->lossy = true;
+		if (tuples_per_page > b->ntuples)
+			b->ntuples = (uint32_t)llround(tuples_per_page);
+	}
+	free(o);
+	*out = p;
+	return 0;
+}
+
+unsigned replay_pin_limit(long long shared_buffers_blocks, int max_connections,
+			  int autovacuum_slots, int max_worker_processes, int max_wal_senders)
+{
+	long long procs = (long long)max_connections + autovacuum_slots + max_worker_processes +
+			  max_wal_senders + PG_SPECIAL_WORKERS + PG_AUX_PROCS;
+
+	return procs > 0 && shared_buffers_blocks > 0 ? (unsigned)(shared_buffers_blocks / procs) : 0;
+}
+
+void replay_wcfg_free(struct replay_wcfg *w)
+{
+	relblocks_free(&w->rb);
+	free(w->pages);
+	if (w->have_map)
+		blockmap_close(&w->map);
+	json_decref(w->calibration);
+	w->pages = NULL;
+	w->have_map = false;
+	w->calibration = NULL;
+}
+
+/* ---- before the first trial ---- */
+
+static int ask_pages(struct runner *r, PGconn *c, char *err, size_t errlen)
+{
+	struct replay_wcfg *w = cfg_of(r);
+	const struct bitmap_cfg *b = query_of(r);
+	char *sql = NULL;
+	int rc = relblocks_lookup(c, b->relation, r->srv.external ? NULL : r->srv.datadir, &w->rb,
+				  err, errlen);
+
+	if (rc == 0)
+		rc = relblocks_rewrite(b->q.text, b->relation, &sql, err, errlen);
+	if (rc == 0)
+		rc = relblocks_fetch(c, sql, &w->rb, err, errlen);
+	free(sql);
+	if (rc == -EINVAL)
+		snprintf(err + strlen(err), errlen - strlen(err), " (the replay needs a query of the form SELECT * FROM %s ...)",
+			 b->relation);
+	return rc;
+}
+
+/* One EXPLAIN ANALYZE of the query at 0 in C's session; its figures. */
+static int explain_once(struct runner *r, PGconn *c, struct explain_figures *f,
+			char *err, size_t errlen)
+{
+	char *sql = bitmap_explain_sql("sweep/explain_analyze.sql", query_of(r)->q.text);
+	PGresult *res = sql ? pgutil_query(c, sql, 0, NULL, err, errlen) : NULL;
+	int rc = res ? explain_parse(PQgetvalue(res, 0, 0), f, err, errlen) : sql ? -EIO : -ENOMEM;
+
+	PQclear(res);
+	free(sql);
+	return rc;
+}
+
+/* Twice warm at 0; the second run's work per page outside reads. */
+static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
+{
+	struct replay_wcfg *w = cfg_of(r);
+	struct explain_figures f = { 0 };
+	const struct explain_phase *h = &f.bitmap.heap_phase;
+	int rc = bitmap_session(r, c, 0, err, errlen);
+	double pages, outside;
+
+	if (rc == 0)
+		rc = pgutil_exec_file(c, "replay/no_prefetch.sql", err, errlen);
+	for (int run = 0; rc == 0 && run < 2; run++) {
+		explain_free(&f);
+		rc = explain_once(r, c, &f, err, errlen);
+	}
+	if (rc == 0 && (!f.bitmap.phases || h->io_read_ms < 0)) {
+		snprintf(err, errlen, "the calibration's EXPLAIN gave no heap phase or no I/O read time (track_io_timing)");
+		rc = -EPROTO;
+	}
+	if (rc < 0) {
+		explain_free(&f);
+		return rc;
+	}
+	w->exact_pages = f.bitmap.exact_heap_blocks > 0 ? f.bitmap.exact_heap_blocks : 0;
+	w->lossy_pages = f.bitmap.lossy_heap_blocks > 0 ? f.bitmap.lossy_heap_blocks : 0;
+	pages = (double)(w->exact_pages + w->lossy_pages);
+	outside = h->total_ms - h->io_read_ms;
+	w->work_ns_per_page = pages > 0 && outside > 0 ? outside * 1e6 / pages : 0;
+	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I}",
+		"how", "the second of two warm EXPLAIN ANALYZE runs at effective_io_concurrency 0: heap phase less its I/O read time, over its heap blocks",
+		"heap_ms", h->total_ms, "heap_read_ms", h->io_read_ms, "execution_ms", f.execution_ms,
+		"shared_read_blocks", (json_int_t)h->shared_read_blocks,
+		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages);
+	explain_free(&f);
+	return 0;
+}
+
+/* What a resumed sweep recorded stands: the same work per page, the same lossy pages. */
+static void take_resumed(struct replay_wcfg *w)
+{
+	const json_t *p = w->resumed;
+
+	w->work_ns_per_page = json_number_value(json_object_get(p, "work_ns_per_page"));
+	w->exact_pages = json_integer_value(json_object_get(p, "exact_pages"));
+	w->lossy_pages = json_integer_value(json_object_get(p, "lossy_pages"));
+	w->calibration = json_incref(json_object_get(p, "calibration"));
+}
+
+static int open_files(struct replay_wcfg *w, char *err, size_t errlen)
+{
+	int rc = blockmap_open(&w->map, (const char *const *)w->rb.segments, w->rb.nsegments,
+			       w->rb.block_bytes, 0, err, errlen);
+
+	w->have_map = rc == 0;
+	if (rc == 0 && w->map.nblocks < w->rb.relation_blocks) {
+		snprintf(err, errlen, "the files of %s hold %" PRIu64 " blocks, the server says %" PRIu64,
+			 w->rb.base, w->map.nblocks, w->rb.relation_blocks);
+		return -EIO;
+	}
+	return rc;
+}
+
+static int check(struct runner *r, char *err, size_t errlen)
+{
+	struct replay_wcfg *w = cfg_of(r);
+	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
+	int rc = c ? ask_pages(r, c, err, errlen) : -EIO;
+
+	if (rc == 0 && w->resumed)
+		take_resumed(w);
+	else if (rc == 0) {
+		fprintf(stderr, "eicbench %s: replay: %zu heap pages; timing the backend's work per page (the query twice, warm)\n",
+			r->cfg.command, w->rb.nblocks);
+		rc = calibrate(r, c, err, errlen);
+	}
+	PQfinish(c);
+	if (rc == 0)
+		rc = replay_pages_model(&w->rb, w->lossy_pages, w->rb.tuples_per_page, &w->pages);
+	if (rc == 0)
+		w->npages = w->rb.nblocks;
+	if (rc == 0)
+		rc = open_files(w, err, errlen);	/* readable and whole: checked once here */
+	if (w->have_map) {
+		blockmap_close(&w->map);
+		w->have_map = false;
+	}
+	if (rc == 0)
+		fprintf(stderr, "eicbench %s: replay: %.2f us of work per page; %" PRId64 " exact and %" PRId64 " lossy pages\n",
+			r->cfg.command, w->work_ns_per_page / 1e3, w->exact_pages, w->lossy_pages);
+	return rc == -EPROTO ? -EIO : rc;
+}
+
+static json_t *plan_json(const struct runner *r)
+{
+	const struct replay_wcfg *w = cfg_of(r);
+
+	return json_pack("{s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:s, s:f, s:O?}",
+		"relation", query_of(r)->relation, "pages", (json_int_t)w->npages,
+		"rows", (json_int_t)w->rb.rows, "relation_blocks", (json_int_t)w->rb.relation_blocks,
+		"tuples_per_page", w->rb.tuples_per_page,
+		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages,
+		"lossy_model", "EXPLAIN's count, in tidbitmap's lossify order (murmurhash32 of the block; a chunk's first page stays exact)",
+		"work_ns_per_page", w->work_ns_per_page, "calibration", w->calibration);
+}
+
+static int resume(struct runner *r, const json_t *plan, char *err, size_t errlen)
+{
+	const json_t *rp = json_object_get(plan, "replay");
+
+	if (!json_is_object(rp)) {
+		snprintf(err, errlen, "--resume '%s': meta.json holds no replay plan", r->cfg.resume);
+		return -EINVAL;
+	}
+	cfg_of(r)->resumed = rp;
+	return 0;
+}
+
+/* ---- one trial ---- */
+
+struct in_force {
+	int  version, eic, combine, workers;
+	char method[32], checksums[8];
+	unsigned pin_limit, shared_buffers;
+};
+
+static int int_at(const PGresult *res, int col, int dflt)
+{
+	return PQgetisnull(res, 0, col) ? dflt : atoi(PQgetvalue(res, 0, col));
+}
+
+/* The settings in force for the trial's session, as the query would have them. */
+static int settings(struct runner *r, int combo, struct in_force *s, json_t **in_force,
+		    char *err, size_t errlen)
+{
+	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
+	PGresult *res = NULL;
+	int rc = c ? bitmap_session(r, c, combo, err, errlen) : -EIO;
+
+	if (rc == 0 && !(res = pgutil_query(c, sql_text("replay/settings.sql"), 0, NULL, err, errlen)))
+		rc = -EIO;
+	if (rc == 0) {
+		s->version = int_at(res, 0, 0);
+		s->eic = int_at(res, 1, 0);
+		snprintf(s->method, sizeof(s->method), "%s", PQgetisnull(res, 0, 2) ? "" : PQgetvalue(res, 0, 2));
+		s->combine = int_at(res, 3, 16);
+		s->workers = int_at(res, 4, 3);
+		s->shared_buffers = (unsigned)strtoul(PQgetvalue(res, 0, 5), NULL, 10);
+		s->pin_limit = replay_pin_limit(strtoll(PQgetvalue(res, 0, 5), NULL, 10), int_at(res, 6, 100),
+						int_at(res, 7, 3), int_at(res, 8, 8), int_at(res, 9, 10));
+		snprintf(s->checksums, sizeof(s->checksums), "%s", PQgetvalue(res, 0, 10));
+		*in_force = runner_in_force(r, c);
+	}
+	PQclear(res);
+	PQfinish(c);
+	return rc;
+}
+
+static int config_for(const struct runner *r, const struct in_force *s, struct replay_config *c,
+		      char *err, size_t errlen)
+{
+	const struct replay_wcfg *w = cfg_of(r);
+	const struct bitmap_cfg *b = query_of(r);
+
+	*c = (struct replay_config){
+		.map = &w->map, .pages = w->pages, .npages = w->npages,
+		.model = s->version >= 180000 ? REPLAY_PG18 : REPLAY_PG13_17,
+		.eic = (unsigned)(b->tablespace_eic[0] ? atoi(b->tablespace_eic) : s->eic),
+		.combine_limit = (unsigned)s->combine, .pin_limit = s->pin_limit,
+		.io_workers = (unsigned)s->workers, .disk_name = r->disk[0] ? r->disk : NULL,
+		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
+		.verify_blocks = !strcmp(s->checksums, "on"),
+		.pool_blocks = s->shared_buffers,
+	};
+	if (s->version < 130000) {
+		snprintf(err, errlen, "the replay models PostgreSQL 13 and later; this server is %d", s->version);
+		return -EPROTO;
+	}
+	if (c->model == REPLAY_PG18 && replay_method_find(s->method, &c->method) < 0) {
+		snprintf(err, errlen, "io_method '%s' is not one the replay knows (sync, io_uring, worker)", s->method);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static json_t *result_json(const struct replay_config *c, const struct replay_result *x)
+{
+	const struct readstream_stats *st = &x->stream;
+
+	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
+			 " s:o, s:{s:f, s:f, s:o, s:o}, s:o}",
+		"model", replay_model_name(c->model),
+		"method", c->model == REPLAY_PG18 ? replay_method_name(c->method) : NULL,
+		"eic", (int)c->eic, "combine_limit", (int)c->combine_limit, "pin_limit", (int)c->pin_limit,
+		"io_workers", (int)c->io_workers, "work_ns_per_page", (double)c->work_ns_per_page,
+		"verify_blocks", c->verify_blocks && c->model == REPLAY_PG18, "pool_blocks", (int)c->pool_blocks,
+		"pages", (json_int_t)c->npages,
+		"elapsed_ms", x->elapsed_ms, "wait_ms", x->wait_ms, "advise_ms", x->advise_ms,
+		"work_ms", x->work_ms, "reads", (json_int_t)x->reads, "read_blocks", (json_int_t)x->read_blocks,
+		"advices", (json_int_t)x->advices,
+		"mean_read_kib", x->reads ? (double)x->read_blocks * c->map->block_bytes / 1024.0 / (double)x->reads : 0.0,
+		"stream", c->model == REPLAY_PG18 ?
+			  json_pack("{s:I, s:I, s:i, s:i, s:i}", "hits", (json_int_t)st->hits,
+				    "advices", (json_int_t)st->advices, "max_distance", (int)st->max_distance,
+				    "max_ios_in_flight", (int)st->max_ios_in_flight,
+				    "max_pinned", (int)st->max_pinned) : json_null(),
+		"cpu", "user_ms", x->user_ms, "system_ms", x->system_ms,
+		"oncpu_ms", x->have_schedstat ? json_real(x->oncpu_ms) : json_null(),
+		"runqueue_ms", x->have_schedstat ? json_real(x->runqueue_ms) : json_null(),
+		"workers_cpu_ms", c->model == REPLAY_PG18 && c->method == REPLAY_WORKER && c->eic ?
+				  json_real(x->workers_cpu_ms) : json_null());
+}
+
+static json_t *cpu_json(const struct cpu_snap *a, const struct cpu_snap *b)
+{
+	struct cpu_delta d;
+
+	sysstat_cpu_diff(a, b, &d);
+	return json_pack("{s:f, s:f, s:f, s:f, s:f}", "user_pct", d.user_pct, "system_pct", d.system_pct,
+			 "iowait_pct", d.iowait_pct, "idle_pct", d.idle_pct, "steal_pct", d.steal_pct);
+}
+
+static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, char *err, size_t errlen)
+{
+	struct in_force s = { 0 };
+	struct replay_config c;
+	struct replay_result x;
+	struct cpu_snap a, b;
+	json_t *in_force = NULL;
+	bool have_cpu;
+	int rc = settings(r, t->combo, &s, &in_force, err, errlen);
+
+	/* files opened anew, as a new backend opens them: the kernel's
+	 * readahead state of a file lives with its open file */
+	if (rc == 0)
+		rc = open_files(cfg_of(r), err, errlen);
+	if (rc == 0)
+		rc = config_for(r, &s, &c, err, errlen);
+	if (rc == 0) {
+		have_cpu = sysstat_cpu_read(&a) == 0;
+		rc = replay_run(&c, &x, err, errlen);
+		have_cpu &= sysstat_cpu_read(&b) == 0;
+	}
+	if (cfg_of(r)->have_map) {
+		blockmap_close(&cfg_of(r)->map);
+		cfg_of(r)->have_map = false;
+	}
+	if (rc == 0) {
+		json_object_set_new(rec, "workload", json_string(workload_replay.name));
+		json_object_set_new(rec, "query", json_string(query_of(r)->q.name));
+		json_object_set_new(rec, "in_force", in_force);
+		json_object_set_new(rec, "replay", result_json(&c, &x));
+		json_object_set_new(rec, "disk", x.have_disk ? record_disk_json(r->disk, &x.disk) : json_null());
+		json_object_set_new(rec, "cpu", have_cpu ? cpu_json(&a, &b) : json_null());
+		json_object_set_new(rec, "data_checksums", json_string(s.checksums));
+		in_force = NULL;
+	}
+	json_decref(in_force);
+	return rc;
+}
+
+static void say(const struct runner *r, const json_t *rec, char *buf, size_t len)
+{
+	const json_t *x = json_object_get(rec, "replay");
+
+	(void)r;
+	snprintf(buf, len, "replay %9.1f ms  %6" JSON_INTEGER_FORMAT " reads",
+		 json_number_value(json_object_get(x, "elapsed_ms")),
+		 json_integer_value(json_object_get(x, "reads")));
+}
+
+const struct workload workload_replay = {
+	.name = "replay",
+	.summary = RECORD_SUMMARY_REPLAY,
+	.check = check,
+	.plan_json = plan_json,
+	.resume = resume,
+	.trial = trial,
+	.say = say,
+	.figures = record_figures_replay,
+	.relations_sql = "sweep/relations.sql",
+};

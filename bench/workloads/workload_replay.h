@@ -1,0 +1,65 @@
+/*
+ * workload_replay: the replay trial of a bitmap-scan sweep, the companion of
+ * workload_bitmap (bench/sweep/runner.h runs one after the query trial of
+ * the same value and round, each after its own cold cycle). Before the
+ * first trial it asks the server which heap pages the query visits and how
+ * many of its rows each holds (bench/observe/relblocks.h), runs the query
+ * twice warm at effective_io_concurrency 0 to learn the backend's work per
+ * page outside reads (the second run: heap phase less its I/O read time,
+ * over its heap blocks) and the bitmap's exact and lossy page counts, and
+ * opens the relation's files. Which pages are lossy is a model: the count is
+ * EXPLAIN's, the pages are taken in tidbitmap's lossify order (hash order,
+ * approximated by murmurhash32 of the block number, never a chunk's first
+ * page), each with the table's tuples per page. A trial opens the files
+ * anew (the kernel keeps a file's readahead state with the open file, and
+ * a backend opens them afresh after the cold start), reads the settings
+ * in force (effective_io_concurrency, and on 18 io_method, io_combine_limit,
+ * io_workers and the backend's pin share of shared_buffers), then replays
+ * the scan on the files (io/engines/replay.h) and records what the replay
+ * and the device did.
+ */
+#ifndef BENCH_WORKLOADS_WORKLOAD_REPLAY_H
+#define BENCH_WORKLOADS_WORKLOAD_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "bench/observe/relblocks.h"
+#include "bench/workloads/workloads.h"
+#include "io/blocks.h"
+#include "io/engines/bitmapscan.h"
+
+#define REPLAY_PAGES_PER_CHUNK 256     /* tidbitmap's PAGES_PER_CHUNK for 8 kB blocks */
+
+struct replay_wcfg {
+	/* found by the check (or taken from the plan on --resume) */
+	struct relblocks   rb;
+	struct scan_block *pages;
+	size_t             npages;
+	struct blockmap    map;
+	bool               have_map;
+	int64_t            exact_pages, lossy_pages;   /* the calibration's EXPLAIN */
+	double             work_ns_per_page;
+	json_t            *calibration;
+	const json_t      *resumed;    /* the plan's "replay" on --resume (borrowed) */
+};
+
+/*
+ * The scan's pages from RB: every block with its rows, LOSSY of them made
+ * lossy in lossify order with TUPLES_PER_PAGE tuples each (at least their
+ * own rows). *OUT is malloc'd. 0 or -ENOMEM.
+ */
+int replay_pages_model(const struct relblocks *rb, int64_t lossy, double tuples_per_page,
+		       struct scan_block **out);
+
+/* The backend's share of shared buffers in pins (18's GetPinLimit) from
+ * the settings that size it. */
+unsigned replay_pin_limit(long long shared_buffers_blocks, int max_connections,
+			  int autovacuum_slots, int max_worker_processes, int max_wal_senders);
+
+void replay_wcfg_free(struct replay_wcfg *w);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * ioworkers: a pool of threads that carry out reads for another thread, the
+ * way PostgreSQL 18's I/O workers do for a backend (io_method = worker): the
+ * submitter stages reads, then submits them into one queue and wakes one
+ * idle worker; a worker that takes a read wakes up to IOWORKERS_FANOUT more
+ * idle workers while reads are still queued, then does the pread(2) on a
+ * file descriptor of its own (each worker opens the files itself, as 18's
+ * workers reopen a backend's files, so each has its own readahead state).
+ * The submitter waits for a read by its slot. Slots are the caller's: a slot
+ * holds one read from stage() until wait() returns it. A worker may verify
+ * what it read, as 18's workers check data checksums (io/engines/pagesum.h).
+ * Each worker's CPU time (RUSAGE_THREAD) is summed when the pool stops.
+ */
+#ifndef IO_ENGINES_IOWORKERS_H
+#define IO_ENGINES_IOWORKERS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define IOWORKERS_FANOUT 2             /* peers a worker wakes (IO_WORKER_WAKEUP_FANOUT) */
+
+struct ioworker_read {
+	unsigned file;                 /* index into the pool's paths */
+	void    *buf;
+	size_t   len;
+	off_t    off;
+	int64_t  result;               /* bytes read, or -errno */
+	bool     done;
+};
+
+struct ioworkers {
+	const char *const *paths;      /* the files, opened by each worker on first use */
+	unsigned         npaths;
+	pthread_t       *threads;
+	unsigned         nthreads, started;
+	struct ioworker_read *slots;
+	unsigned         nslots;
+	unsigned        *queue;        /* a ring of slots waiting for a worker */
+	unsigned         qhead, qlen;
+	unsigned        *staged;       /* staged by the submitter, not yet queued */
+	unsigned         nstaged;
+	unsigned         idle;         /* workers waiting for work */
+	bool             quit;
+	pthread_mutex_t  lock;
+	pthread_cond_t   work, done;
+	double           cpu_ms;       /* the workers' CPU, summed as they end */
+	uint64_t         reads;
+	size_t           verify_bytes; /* verify each block of this size read; 0: no */
+	uint32_t         sums;
+};
+
+/* Start NTHREADS workers for NSLOTS slots over the NPATHS files of PATHS
+ * (borrowed), verifying blocks of VERIFY_BYTES after each read (0: not).
+ * 0 or -errno. */
+int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npaths,
+		    unsigned nthreads, unsigned nslots, size_t verify_bytes);
+
+/* Stage a read of FILE into SLOT (free); it reaches the workers at the next submit. */
+void ioworkers_stage(struct ioworkers *w, unsigned slot, unsigned file, void *buf,
+		     size_t len, off_t off);
+
+/* Queue what was staged and wake one idle worker. */
+void ioworkers_submit(struct ioworkers *w);
+
+/* Wait until SLOT's read is done; its result (bytes or -errno). The slot is free again. */
+int64_t ioworkers_wait(struct ioworkers *w, unsigned slot);
+
+/* End the workers (after every wait) and free the pool. */
+void ioworkers_stop(struct ioworkers *w);
+
+#endif

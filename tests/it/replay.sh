@@ -1,0 +1,75 @@
+# Replay trials in a real sweep: on 15, and on 18 under each io_method when a
+# built 18 is in the build cache (else its checks are skipped, never passed).
+# Every query trial has its replay trial at the same value and round, each
+# after its own cold cycle; up to 17 the replay reads every page once, one
+# block a read, and advises every page but the first when prefetching; on 18
+# it reads what its read stream started under the io_method in force; the
+# sweep's report puts the replay's device requests beside the query's heap
+# phase's, with the difference it computes from the records.
+. tests/it/lib.sh
+plan 27
+
+# checks DIR: what every replay sweep must hold
+checks() {
+	R=$1/trials.jsonl
+	same "$2: a replay trial beside every query trial, same keys" \
+		"$(jq -r 'select(.workload == "replay") | .trial_key | sub(" replay$"; "")' "$R" | sort | tr '\n' ,)" \
+		"$(jq -r 'select(.workload == null) | .trial_key' "$R" | sort | tr '\n' ,)"
+	same "$2: each replay trial after its own cold cycle" \
+		"$(jq -r 'select(.workload == "replay") | (.cold and (.cold_times.total_ms > 0))' "$R" | sort -u)" true
+	same "$2: the replay read every page of the plan, each once" \
+		"$(jq -r --argjson n "$(jq .plan.replay.pages "$1/meta.json")" 'select(.workload == "replay") | .replay.read_blocks == $n' "$R" | sort -u)" true
+	same "$2: the device's requests recorded for both kinds" \
+		"$(jq -r 'if .workload == "replay" then (.disk.reads | type) else (.phases.heap.disk.reads // .disk.reads | type) end' "$R" | sort -u)" number
+	ok "$2: the report renders the replay section" sh -c "'$EB' report '$1' --no-plot | grep -q 'The replay trials'"
+	"$EB" report "$1" --no-plot --format json >"$1/report.json" 2>/dev/null
+	same "$2: the report's request difference is the records' (replay / query - 1)" \
+		"$(jq -r '[.replay[] | select(.requests_diff != null) | ((.replay_requests / .query_requests - 1) - .requests_diff | fabs < 1e-9)] | unique | tostring' "$1/report.json")" "[true]"
+	same "$2: every change against 0 is the sum of its parts" \
+		"$(jq -r '[.replay[] | select(.change_ms != null and .change_wait_ms != null) | ((.change_wait_ms + .change_cpu_ms + .change_runqueue_ms) - .change_ms | fabs < 1e-6)] | unique | tostring' "$1/report.json")" "[true]"
+}
+
+# ---- 15 (the system's PostgreSQL) ----
+P=54431
+cluster pg15 $P
+ok "15: load 1M rows" "$EB" load --datadir "$T/pg15" --rows 1000000
+ok "15: a sweep with replay trials" "$EB" sweep --datadir "$T/pg15" --query sparse --eic 0,16 --runs 2 \
+	--replay --no-cache-check --out "$T/s15"
+checks "$T/s15" 15
+R=$T/s15/trials.jsonl
+same "15: the replay models 13-17" "$(jq -r 'select(.workload == "replay") | .replay.model' "$R" | sort -u)" 13-17
+same "15: one read of one block per page" \
+	"$(jq -r 'select(.workload == "replay") | (.replay.reads == .replay.read_blocks)' "$R" | sort -u)" true
+same "15: no advice at 0, every page but the first advised at 16" \
+	"$(jq -r 'select(.workload == "replay") | "\(.settings.effective_io_concurrency):\(.replay.advices == (if .settings.effective_io_concurrency == "0" then 0 else .replay.pages - 1 end))"' "$R" | sort -u | tr '\n' ,)" \
+	"0:true,16:true,"
+same "15: the query's heap phase read as many blocks as the replay" \
+	"$(jq -r --argjson n "$(jq .plan.replay.pages "$T/s15/meta.json")" 'select(.workload == null) | .explain.bitmap.heap_phase.shared_read_blocks == $n' "$R" | sort -u)" true
+same "15: the calibration's pages are EXPLAIN's" \
+	"$(jq -r '.plan.replay | (.exact_pages + .lossy_pages == .pages)' "$T/s15/meta.json")" true
+ok "15: resume finds nothing left" "$EB" sweep --resume "$T/s15"
+same "15: a resume ran no trial again" "$(wc -l <"$R" | tr -d ' ')" 8
+
+# ---- 18 under each io_method ----
+bindir=$(scripts/build-pg.sh --cached 18)
+if [ -z "$bindir" ]; then
+	for d in "load 1M rows" "a sweep with replay trials under sync, io_uring and worker" "replay trials beside the query's" \
+		"cold cycles" "every page read once" "device requests recorded" "report section" \
+		"request differences" "parts add up" "the replay's method is the trial's io_method" \
+		"the read stream's reads"; do
+		skip "18: $d" "no PostgreSQL 18 build; scripts/build-pg.sh 18 makes one"
+	done
+	exit 0
+fi
+P=54432
+"$EB" server init --datadir "$T/pg18" --pg 18 --port $P >/dev/null && "$EB" server start --datadir "$T/pg18" >/dev/null
+cleanup_dirs="$cleanup_dirs $T/pg18"
+ok "18: load 1M rows" "$EB" load --datadir "$T/pg18" --rows 1000000
+ok "18: a sweep with replay trials under sync, io_uring and worker" "$EB" sweep --datadir "$T/pg18" \
+	--query sparse --eic 0,16 --set io_method=sync,io_uring,worker --runs 1 --replay --no-cache-check --out "$T/s18"
+checks "$T/s18" 18
+R=$T/s18/trials.jsonl
+same "18: the replay's method is the trial's io_method" \
+	"$(jq -r 'select(.workload == "replay") | (.replay.model == "18" and .replay.method == .settings.io_method)' "$R" | sort -u)" true
+same "18: the replay read what its read stream started, no more than 16 at a time" \
+	"$(jq -r 'select(.workload == "replay") | (.replay.stream.max_ios_in_flight <= ((.settings.effective_io_concurrency | tonumber) | if . == 0 then 1 else . end))' "$R" | sort -u)" true
