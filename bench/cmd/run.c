@@ -2,8 +2,8 @@
  * cmd_run: "eicbench run": the whole suite in one command and one result
  * folder. On the managed cluster (made and started when missing) or a
  * --dsn server: the data set, the check for caches below the machine, the
- * cold sweep of each query, the replay of each query's heap blocks with the
- * raw probes, and the device's own curve; then the verdict
+ * cold sweep of each query (each query trial beside a replay trial of its
+ * heap reads after the same cold cycle), and the device's own curve; then the verdict
  * (bench/report/verdict.h) as report.md and report.html. Each step is a
  * library call (run_steps.c) writing a subfolder of the run's folder; every
  * option is checked, and the server's resolved, before the folder is made.
@@ -54,7 +54,7 @@ static const struct opt_desc run_table[] = {
 	{ "quick", OPT_FLAG, offsetof(struct run_opts, quick), 0, 0, NULL, NULL,
 	  "a first look in a few minutes: 10M rows, 5 values, 3 rounds, a short device curve" },
 	{ "no-probe", OPT_FLAG, offsetof(struct run_opts, no_probe), 0, 0, NULL, NULL,
-	  "sweeps only: no cache check, replays or device curve" },
+	  "sweeps only: no cache check, replay trials or device curve" },
 	{ "out", OPT_STR, offsetof(struct run_opts, out), 0, 0, "DIR", "results/<UTC>-run",
 	  "the run's folder (new or empty)" },
 	{ "resume", OPT_STR, offsetof(struct run_opts, resume), 0, 0, "DIR", NULL,
@@ -100,32 +100,15 @@ static int split_queries(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* --eic as the sweeps take it; its values but 0 are the replays' depths
- * (psync plays 0), at most PROBE_PLAN_MAX_DEPTHS. --depths as the curve
- * takes it, named as the run's option. */
+/* --eic as the sweeps take it; --depths as the curve takes it, named as
+ * the run's option. */
 static int check_lists(struct run *r, char *err, size_t errlen)
 {
 	struct sweep_grid *g = calloc(1, sizeof(*g));
 	long long d[PROBE_PLAN_MAX_DEPTHS];
-	size_t used = 0;
-	int ret = g ? sweep_grid_add_eic(g, r->eic, err, errlen) : -ENOMEM, nonzero = 0;
+	int ret = g ? sweep_grid_add_eic(g, r->eic, err, errlen) : -ENOMEM;
 
-	for (int i = 0; ret == 0 && i < g->s[0].nvalues; i++) {
-		const char *v = g->s[0].values[i];
-
-		if (!strcmp(v, "0"))
-			continue;
-		nonzero++;
-		if (used < sizeof(r->depths))
-			used += (size_t)snprintf(r->depths + used, sizeof(r->depths) - used, "%s%s",
-						 used ? "," : "", v);
-	}
 	free(g);
-	if (ret == 0 && !r->o.no_probe && nonzero > PROBE_PLAN_MAX_DEPTHS) {
-		snprintf(err, errlen, "--eic: %d values besides 0; the replays run each as a depth, at most %d (or give --no-probe)",
-			 nonzero, PROBE_PLAN_MAX_DEPTHS);
-		ret = -EINVAL;
-	}
 	if (ret == 0 && r->o.depths &&
 	    opts_parse_ll_list("depths", r->o.depths, 1, PROBE_MAX_DEPTH, d, PROBE_PLAN_MAX_DEPTHS, err, errlen) < 0)
 		ret = -EINVAL;
@@ -266,7 +249,6 @@ static int write_meta(struct run *r, char *err, size_t errlen)
 	}
 	json_object_set_new(r->meta, "options", options_json(r));
 	json_object_set_new(r->meta, "sweeps", folders_json(r, "sweep-"));
-	json_object_set_new(r->meta, "replays", folders_json(r, "replay-"));
 	json_object_set_new(r->meta, "device_curve", r->o.no_probe ? json_null() : json_string("device"));
 	json_object_set_new(r->meta, "cache_check", r->o.no_probe ? json_null() : json_string("cache-check"));
 	json_object_set_new(r->meta, "folders", folders);
@@ -537,15 +519,15 @@ static const struct man_example run_examples[] = {
 
 const struct man_page cmd_run_page = {
 	.name = "run",
-	.summary = "the whole suite: data set, cold sweeps, replays, device curve, verdict",
+	.summary = "the whole suite: data set, cold sweeps with replay trials, device curve, verdict",
 	.forms = run_forms,
 	.description =
-	"The whole suite in one command and one result folder, each step doing what its own command does (the same library calls with the same settings) and writing a subfolder: the managed cluster (made when the data directory holds none, and started), or the --dsn server made cold with --restart-cmd; the data set (reused when the same rows and seed are there); the check for caches below this machine; for each query the cold sweep, then the replay of its heap blocks outside the database (plain reads, PostgreSQL's posix_fadvise window at every swept value, io_uring at the same depths); the device's own curve; and the verdict.\n\n"
+	"The whole suite in one command and one result folder, each step doing what its own command does (the same library calls with the same settings) and writing a subfolder: the managed cluster (made when the data directory holds none, and started), or the --dsn server made cold with --restart-cmd; the data set (reused when the same rows and seed are there); the check for caches below this machine; for each query the cold sweep, each query trial beside a replay trial after the same cold cycle (the query's heap reads issued on the table's files as PostgreSQL issues them at that value); the device's own curve; and the verdict.\n\n"
 	"The verdict is one value for the data set's tablespace: the smallest value indistinguishable from the fastest in every query, else the value whose worst ratio to a query's fastest is least, with what each query pays for it; beside it the device's knee and the SQL that applies it. A query whose sweep is not separated makes the answer provisional, and the report says why.\n\n"
 	"The server's options (--pg, --pgbin, --user, --port, --listen, --timeout) apply to every step. Every option is checked, and the server's binaries found, before anything is written; one that has nothing to act on is refused with exit status 2: --pg with no such build (the message names scripts/build-pg.sh), an empty --datadir, --listen or --port for an existing cluster made otherwise (both are fixed at init), the managed cluster's options with --dsn, --max-runs or --budget with --quick, --depths with --no-probe, and the run's own options with --resume.\n\n"
 	"One line per step says which step of how many, the time so far and an estimate of what is left. Standard output is line-buffered, so a log of stdout and stderr together keeps every paragraph whole and every line in order. After Ctrl-C or a failure, --resume goes on from the first step not done.",
 	.examples = run_examples,
-	.files = "results/<UTC>-run/\tmeta.json (the steps and their state), cache-check/, sweep-QUERY/, replay-QUERY/, device/, report.md, report.html and the plots",
+	.files = "results/<UTC>-run/\tmeta.json (the steps and their state), cache-check/, sweep-QUERY/ (query and replay trials), device/, report.md, report.html and the plots",
 	.see_also = "report sweep probe load server",
 	.guide = "eicbench run",
 };

@@ -41,8 +41,8 @@ struct step {
 	char   sub[64];               /* subfolder of the run, or "" */
 	char   out[PATH_MAX + 80];    /* the run's folder / sub */
 	int  (*run)(struct run *r, struct step *s);
-	const char *query;            /* sweep, replay: the preset */
-	struct probe_cfg probe;       /* cache check, replay, curve */
+	const char *query;            /* sweep: the preset */
+	struct probe_cfg probe;       /* cache check, curve */
 	bool   resume;                /* a sweep started before: go on with it */
 	const char *peers[RUN_MAX_QUERIES];  /* a sweep: the sweeps before it, decided with it */
 	int    npeers;
@@ -56,7 +56,6 @@ struct run {
 	char   dir[PATH_MAX];
 	char   queries[RUN_MAX_QUERIES][32];
 	int    nqueries;
-	char   depths[512];           /* the swept values but 0, for the replays */
 	const char *eic;              /* the values swept */
 	struct step steps[RUN_MAX_STEPS];
 	int    nsteps;
@@ -64,7 +63,7 @@ struct run {
 };
 
 /* run_steps.c: the steps in order into R->steps (server, data set, cache
- * check, sweeps, replays, curve); each probe step's plan checked, so that a
+ * check, sweeps, curve); each probe step's plan checked, so that a
  * bad value is refused before anything is written (-EINVAL with ERR). */
 int run_plan_steps(struct run *r, char *err, size_t errlen);
 

@@ -2,8 +2,9 @@
  * run_steps: the steps of `eicbench run` (see run.h), each a library call
  * with the configuration struct its own command builds: the managed
  * cluster made and started (bench/pg/), the data set (bench/dataset/), the
- * check for caches below and the replays and device curve (bench/probe/),
- * the cold sweeps (bench/sweep/runner.h with the bitmap-scan workload).
+ * check for caches below and the device curve (bench/probe/), the cold
+ * sweeps (bench/sweep/runner.h with the bitmap-scan workload, and the
+ * replay workload beside it unless --no-probe).
  * What each shows is what its command shows.
  */
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include "bench/report/report.h"
 #include "bench/sweep/runner.h"
 #include "bench/workloads/workload_bitmap.h"
+#include "bench/workloads/workload_replay.h"
 #include "io/clock.h"
 
 static int say_fail(const char *cmd, int ret, const char *err)
@@ -122,6 +124,7 @@ static int finish_sweep(const char *dir, char *err, size_t errlen)
 static int step_sweep(struct run *r, struct step *st)
 {
 	struct bitmap_cfg b = { .force_bitmap = true, .no_cache_check = !r->o.no_probe };
+	struct replay_wcfg w = { 0 };
 	struct runner rn = { .stop = &cli_stopped };
 	char err[4096];
 	int ret = 0;
@@ -134,6 +137,9 @@ static int step_sweep(struct run *r, struct step *st)
 		.peers = (const char *const *)st->peers, .npeers = st->npeers,
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
 		.plan_given = !st->resume,
+		/* beside each query trial, after the same cold cycle, the replay
+		 * of its heap reads: the device's side of the same trial */
+		.companion = r->o.no_probe ? NULL : &workload_replay, .ccfg = &w,
 	};
 	if (!st->resume) {
 		ret = sweep_grid_add_eic(&rn.cfg.grid, r->eic, err, sizeof(err));
@@ -146,6 +152,7 @@ static int step_sweep(struct run *r, struct step *st)
 	} else
 		ret = say_fail("sweep", ret, err);
 	query_free(&b.q);
+	replay_wcfg_free(&w);
 	json_decref(b.refs);
 	json_decref(b.cache_check);
 	return ret;
@@ -219,23 +226,6 @@ static void plan_sweeps(struct run *r)
 	}
 }
 
-static void plan_replays(struct run *r)
-{
-	for (int q = 0; q < r->nqueries; q++) {
-		char name[64], sub[64];
-		struct step *s;
-
-		snprintf(name, sizeof(name), "replay %s", r->queries[q]);
-		snprintf(sub, sizeof(sub), "replay-%s", r->queries[q]);
-		s = add_probe(r, name, sub);
-		s->query = r->queries[q];
-		s->probe.relation = "test";
-		s->probe.query = r->queries[q];
-		s->probe.engine = "psync,fadvise,io_uring";
-		s->probe.depth = r->depths;
-	}
-}
-
 /* The device's own curve: random reads of the data set's blocks, O_DIRECT
  * through io_uring; a first look (--quick) takes 3 s a point, not waiting
  * for steady. */
@@ -280,9 +270,7 @@ int run_plan_steps(struct run *r, char *err, size_t errlen)
 		s->estimate_s = 15;
 	}
 	plan_sweeps(r);
-	if (!r->o.no_probe) {
-		plan_replays(r);
+	if (!r->o.no_probe)
 		plan_curve(r);
-	}
 	return check_probes(r, err, errlen);
 }

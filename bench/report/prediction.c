@@ -14,7 +14,7 @@
 /* Does query trial T count (a heap-phase time, the plan of its settings)? */
 static bool counts(const json_t *t)
 {
-	return isfinite(report_num_at(t, HEAP "total_ms")) &&
+	return !report_trial_priming(t) && isfinite(report_num_at(t, HEAP "total_ms")) &&
 	       !json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok"));
 }
 

@@ -162,14 +162,14 @@ absent() {
 }
 
 # medians FILE KEY FIGURE [FORMAT]: for each value of KEY (a jq path)
-# among the records of FILE (priming trials left out, as every report
+# among the records of FILE (query trials only: priming and replay trials left out, as every report
 # leaves them), the median of FIGURE (a jq path) over its records, as
 # "value:median" (the median printed with FORMAT, default %.1f), a line
 # each in the values' numeric order: the test's own figure, to hold a
 # report's against
 medians() {
 	jq -s -r "def median: sort | if length % 2 == 1 then .[(length - 1) / 2] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-		map(select(.priming != true)) | group_by($2) | .[] | [(.[0] | $2), (map($3) | median)] | @tsv" "$1" |
+		map(select(.priming != true and .workload == null)) | group_by($2) | .[] | [(.[0] | $2), (map($3) | median)] | @tsv" "$1" |
 		sort -n | awk -F '\t' -v fmt="${4:-%.1f}" '{ printf "%s:" fmt "\n", $1, $2 }'
 }
 

@@ -4,7 +4,7 @@
 # records alone, the HTML page, compare of two runs, Ctrl-C and --resume,
 # bad input refused before anything is written.
 . tests/it/lib.sh
-plan 89
+plan 92
 D=$T/pg
 R=$T/r1
 P=54397
@@ -18,7 +18,7 @@ regrets() {
 	for q in blog sparse; do
 		jq -r --arg q "$q" --slurpfile v "$T/$(basename "$1").json" '
 			($v[0].flagged | map(select(.query == $q) | "\(.value) \(.round)")) as $out |
-			select(.priming != true) | "\(.settings.effective_io_concurrency) \(.round)" as $k |
+			select(.priming != true and .workload == null) | "\(.settings.effective_io_concurrency) \(.round)" as $k |
 			select(($out | index($k)) | not) | [.settings.effective_io_concurrency, .round, .explain.bitmap.heap_phase.total_ms] | @tsv' \
 			"$1/sweep-$q/trials.jsonl" | awk -v q="$q" '
 			{ t[$1, $2] = log($3); if (!($1 in seen)) { seen[$1] = 1; vals[++nv] = $1 } }
@@ -64,7 +64,7 @@ fi
 # The log: step headers in order, each step's lines under its header, and
 # every paragraph of what was printed (each sweep's report, the verdict)
 # whole, never cut by a progress line.
-same "the step headers in order" "$(sed -n 's/^== eicbench run \[\([0-9]*\)\/[0-9]*\].*/\1/p' "$T/run.log" | tr '\n' ' ')" "1 2 3 4 5 6 7 8 9 "
+same "the step headers in order" "$(sed -n 's/^== eicbench run \[\([0-9]*\)\/[0-9]*\].*/\1/p' "$T/run.log" | tr '\n' ' ')" "1 2 3 4 5 6 7 "
 line_of() { grep -n -m 1 -- "$1" "$T/run.log" | cut -d: -f1; }
 same "init's line under step 1, before step 2" "$(l=$(line_of '^initialized '); [ "$l" -gt "$(line_of '^== eicbench run \[1/')" ] && [ "$l" -lt "$(line_of '^== eicbench run \[2/')" ] && echo yes)" yes
 same "the data set's lines under step 3, before step 4" "$(l=$(line_of '^data set: test'); [ "$l" -gt "$(line_of '^== eicbench run \[3/')" ] && [ "$l" -lt "$(line_of '^== eicbench run \[4/')" ] && echo yes)" yes
@@ -83,7 +83,13 @@ ok "the verdict's every paragraph whole in the log" whole_paragraphs "$T/run.log
 "$EB" report "$R/sweep-sparse" --no-plot --format text >"$T/sweep.txt" 2>/dev/null
 ok "a sweep's every paragraph whole in the log" whole_paragraphs "$T/run.log" "$T/sweep.txt"
 ok "the log is long enough for a 4 KiB buffer to have cut it" test "$(wc -c <"$T/run.log")" -gt 8192
-same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse replay-blog replay-sparse device | wc -l)" 6
+same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse device | wc -l)" 4
+absent "and no replays after the sweeps" "$R/replay-blog" "$R/replay-sparse"
+for q in blog sparse; do
+	same "$q: a replay trial beside every query trial, after the same cold cycle" \
+		"$(jq -r 'select(.workload == "replay") | "\(.trial_key | sub(" replay$"; "")):\(.cold)"' "$R/sweep-$q/trials.jsonl" | sort | tr '\n' ,)" \
+		"$(jq -r 'select(.workload == null and .priming != true) | "\(.trial_key):true"' "$R/sweep-$q/trials.jsonl" | sort | tr '\n' ,)"
+done
 ok "report.html written, a page" grep -q '</html>' "$R/report.html"
 cp -r "$R" "$T/r1.copy" && "$EB" report "$T/r1.copy" --no-plot --format json >"$T/r1.json" 2>/dev/null
 same "the regret table's estimates are the records' (computed here)" \
@@ -117,8 +123,8 @@ for q in blog sparse; do
 			"$(medians "$R/sweep-$q/trials.jsonl" .settings.effective_io_concurrency .explain.bitmap.heap_phase.total_ms | sed -n "s/^$v://p")"
 	done
 done
-same "each query's post-hoc replays said not to be used" \
-	"$(grep -c "^This run's replays ran after its sweeps, outside their rounds and cold state: they are not used." "$R/report.md")" 2
+same "each query's replay trials told in the verdict, none said unused" \
+	"$(grep -c "replays ran after its sweeps" "$R/report.md"),$(grep -c "^Each value's replay trials issued the query's heap reads" "$R/report.md")" 0,2
 iops=$(jq -r 'select(.depth == 4) | .iops | round' "$R/device/points.jsonl")
 ok "the device's IOPS at depth 4 as recorded" grep -q "|     4 | *$iops |" "$R/report.md"
 
@@ -259,7 +265,7 @@ if stopped_at $rp; then
 	# 4 planned trials each, and a replacement round for a round with a run
 	# flagged as disturbed (a loaded machine): every planned key once.
 	same "each sweep holds its planned trials (4, or more for flagged rounds), none twice (its priming trial aside)" \
-		"$(for q in blog sparse; do k=$(jq -r 'select(.priming != true) | .trial_key' "$R3/sweep-$q/trials.jsonl"); echo "$(printf '%s\n' "$k" | wc -l)/$(printf '%s\n' "$k" | sort -u | wc -l)"; done | tr '\n' ' ')" \
+		"$(for q in blog sparse; do k=$(jq -r 'select(.priming != true and .workload == null) | .trial_key' "$R3/sweep-$q/trials.jsonl"); echo "$(printf '%s\n' "$k" | wc -l)/$(printf '%s\n' "$k" | sort -u | wc -l)"; done | tr '\n' ' ')" \
 		"$(for q in blog sparse; do n=$(jq '.plan.trial_keys | length' "$R3/sweep-$q/meta.json"); [ "$n" -ge 4 ] && echo "$n/$n" || echo "$n<4"; done | tr '\n' ' ')"
 else
 	same "the run got to its second query" "$(cat "$R3.err")" "(stopped there)"
