@@ -15,7 +15,7 @@ MANDIR  ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/eicbench
 DOCDIR  ?= $(PREFIX)/share/doc/eicbench
 
-PKGS     = libpq liburing jansson inih
+PKGS     = libpq liburing jansson inih fuse3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)

@@ -14,6 +14,7 @@ cd "$root" || exit 2
 rules='
 io                  -
 io/engines          io
+io/emulate          io
 bench/cli           io
 bench/record        bench/cli io
 bench/pg            bench/record bench/cli io
@@ -24,7 +25,7 @@ bench/report        bench/record bench/cli io
 bench/export        bench/report bench/pg bench/record bench/cli io
 bench/sweep         bench/report bench/dataset bench/observe bench/pg bench/record bench/cli io
 bench/workloads     bench/sweep bench/tpcb bench/report bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
-bench/cmd           bench/workloads bench/sweep bench/export bench/report bench/tpcb bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
+bench/cmd           bench/workloads bench/sweep bench/export bench/report bench/tpcb bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines io/emulate
 bench               bench/cmd bench/cli bench/pg
 '
 

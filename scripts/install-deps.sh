@@ -9,10 +9,11 @@ set -eu
 case "${1:-}" in
 "")
 	# chromium: the test of the HTML report loads it in a headless browser;
-	# man-db and groff-base: the man pages are checked by rendering them.
+	# man-db and groff-base: the man pages are checked by rendering them;
+	# libfuse3-dev and fuse3: the emulated device (eicbench device emulate).
 	PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libinih-dev libcmocka-dev
-postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux
-libxml2-utils time chromium man-db groff-base"
+libfuse3-dev fuse3 postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps
+util-linux libxml2-utils time chromium man-db groff-base"
 	;;
 build-pg)
 	PKGS="gcc make pkg-config perl bison flex libreadline-dev zlib1g-dev

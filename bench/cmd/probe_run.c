@@ -213,7 +213,7 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 		.engine = e, .map = &s->map, .depth = depth, .combine = p->combine,
 		.count = p->count, .duration_ns = (uint64_t)llround(p->duration_s * 1e9),
 		.steady = p->steady ? &steady_rule : NULL,
-		.disk_name = s->have_dev ? s->dev.name : NULL, .stop = &cli_stopped,
+		.disk_name = s->have_dev ? s->dev.name : NULL, .disk_file = s->have_dev ? s->dev.stats_file : NULL, .stop = &cli_stopped,
 	};
 	if (p->kind == BLOCKS_RANDOM)
 		blocks_random(&c->seq, s->map.nblocks, p->seed);

@@ -60,6 +60,7 @@ struct runner {
 	void  *wstate;                /* the workload's own state (e.g. plan references) */
 	/* the device under the data directory, and its md/dm members */
 	char   disk[SYSSTAT_NAME_MAX];
+	char   disk_file[SYSSTAT_PATH_MAX];   /* a published device's counters, or "" */
 	int    nmembers;
 	char   members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
 	double started_s;

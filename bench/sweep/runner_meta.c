@@ -26,6 +26,7 @@ json_t *runner_meta_device(struct runner *r)
 	if (r->srv.external || sysstat_device_for_path(r->srv.datadir, &dev) < 0)
 		return json_null();
 	snprintf(r->disk, sizeof(r->disk), "%s", dev.name);
+	snprintf(r->disk_file, sizeof(r->disk_file), "%s", dev.stats_file);
 	r->nmembers = dev.nmembers;
 	memcpy(r->members, dev.members, sizeof(dev.members));
 	return record_device_json(&dev);
