@@ -19,7 +19,7 @@ bench/cli           io
 bench/record        bench/cli io
 bench/pg            bench/record bench/cli io
 bench/observe       bench/pg bench/record bench/cli io
-bench/dataset       bench/observe bench/pg bench/record bench/cli io
+bench/dataset       bench/observe bench/pg bench/record bench/cli io io/emulate
 bench/tpcb          bench/dataset bench/pg bench/record bench/cli io
 bench/report        bench/record bench/cli io
 bench/export        bench/report bench/pg bench/record bench/cli io

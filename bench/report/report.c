@@ -253,6 +253,7 @@ static const struct figure {
 	{ "explain.bitmap.heap_phase.io_read_ms", offsetof(struct report_group, heap_io_read_ms), 1 },
 	{ "phases.heap.disk.avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1 },
 	{ "phases.heap.disk.avg_read_kib", offsetof(struct report_group, heap_req_kib), 1 },
+	{ "phases.heap.disk.read_await_ms", offsetof(struct report_group, heap_await_ms), 1 },
 	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
 	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
 	{ "phases.heap.aios.in_flight_mean", offsetof(struct report_group, heap_aio_in_flight), 1 },

@@ -131,6 +131,29 @@ static void explain_queue(FILE *f, const struct report *r, const size_t *idx, si
 			fig(r, lo, off), report_explain_value(r, lo), fig(r, hi, off), report_explain_value(r, hi));
 }
 
+/* The heap phase much faster where the device held many more reads at
+ * once, each about as slow: its latency was hidden by reads in flight. */
+static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, size_t n)
+{
+	size_t off = offsetof(struct report_group, heap_queue_depth), lo, hi;
+	const struct report_group *a, *b;
+
+	if (!span(r, idx, n, off, &lo, &hi))
+		return;
+	a = &r->groups[lo], b = &r->groups[hi];
+	if (!(b->heap_queue_depth >= REPORT_LOW_QUEUE && b->heap_queue_depth >= 2 * a->heap_queue_depth &&
+	      a->median_ms >= REPORT_HIDDEN_X * b->median_ms))
+		return;
+	if (!isnan(a->heap_await_ms) && !isnan(b->heap_await_ms) && b->heap_await_ms < 0.5 * a->heap_await_ms)
+		return;		/* the reads themselves got faster: nothing was hidden */
+	fprintf(f, " The device's latency was hidden by reads in flight: at %s it held %.2f reads at once on average (its queue depth, measured in the heap phase) against %.2f at %s",
+		report_explain_value(r, hi), b->heap_queue_depth, a->heap_queue_depth, report_explain_value(r, lo));
+	if (!isnan(a->heap_await_ms) && !isnan(b->heap_await_ms))
+		fprintf(f, ", while each read took about as long at the device (%.2f ms at %s, %.2f ms at %s)",
+			b->heap_await_ms, report_explain_value(r, hi), a->heap_await_ms, report_explain_value(r, lo));
+	fprintf(f, ", so the heap phase took %.2fx less time.", a->median_ms / b->median_ms);
+}
+
 static void explain_shrunk(FILE *f, const struct report *r, int zero_fastest)
 {
 	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
@@ -320,6 +343,7 @@ static void explain_bound(FILE *f, const struct report *r, const struct report_s
 		explain_cpu(f, r, idx, n, offsetof(struct report_group, heap_cpu_share), "In the heap phase");
 		explain_wait(f, r, idx, n);
 		explain_queue(f, r, idx, n, offsetof(struct report_group, heap_queue_depth));
+		explain_hidden(f, r, idx, n);
 		explain_aio(f, r, idx, n);
 		explain_requests(f, r, se, idx, n, offsetof(struct report_group, heap_req_kib),
 				 offsetof(struct report_group, heap_read_mib));

@@ -23,7 +23,7 @@ json_t *runner_meta_device(struct runner *r)
 {
 	struct device_info dev;
 
-	if (r->srv.external || sysstat_device_for_path(r->srv.datadir, &dev) < 0)
+	if (r->srv.external || sysstat_device_for_path(r->data_path[0] ? r->data_path : r->srv.datadir, &dev) < 0)
 		return json_null();
 	snprintf(r->disk, sizeof(r->disk), "%s", dev.name);
 	snprintf(r->disk_file, sizeof(r->disk_file), "%s", dev.stats_file);
