@@ -73,6 +73,26 @@ static int names(const char *text, struct device_info *out)
 	return n ? 0 : -ENODEV;
 }
 
+/* "nr_requests N" and the like, as a disk's queue settings. */
+static void queue_settings(const char *path, struct device_info *out)
+{
+	char *text;
+
+	if (file_read_all(path, 1 << 16, &text, NULL) < 0)
+		return;
+	for (char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		long v;
+
+		if (sscanf(line, "nr_requests %ld", &v) == 1)
+			out->nr_requests = v;
+		else if (sscanf(line, "max_sectors_kb %ld", &v) == 1)
+			out->max_sectors_kb = v;
+		else if (sscanf(line, "logical_block_size %ld", &v) == 1)
+			out->logical_block_size = v;
+	}
+	free(text);
+}
+
 int pubdev_find(unsigned maj, unsigned min, struct device_info *out)
 {
 	char mount[SYSSTAT_PATH_MAX - 64], path[SYSSTAT_PATH_MAX], *text;
@@ -96,6 +116,8 @@ int pubdev_find(unsigned maj, unsigned min, struct device_info *out)
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s/model", mount, SYSSTAT_PUBLISHED_DIR);
 	first_line(path, out->model, sizeof(out->model));
+	snprintf(path, sizeof(path), "%s/%s/queue", mount, SYSSTAT_PUBLISHED_DIR);
+	queue_settings(path, out);
 	snprintf(out->scheduler, sizeof(out->scheduler), "none");
 	out->rotational = 0;
 	snprintf(path, sizeof(path), "/sys/class/bdi/%u:%u/read_ahead_kb", maj, min);

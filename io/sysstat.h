@@ -18,8 +18,10 @@
 /*
  * A file system with no block device under it (a FUSE emulation) may
  * publish one in a folder of this name at its mount's root: "diskstats",
- * the device and then its members as /proc/diskstats lines, and "model",
- * one line saying what it is. sysstat_device_for_path finds it there.
+ * the device and then its members as /proc/diskstats lines, "model", one
+ * line saying what it is, and "queue", lines "nr_requests N",
+ * "max_sectors_kb N", "logical_block_size N". sysstat_device_for_path
+ * finds it there.
  */
 #define SYSSTAT_PUBLISHED_DIR ".eicbench"
 

@@ -18,7 +18,7 @@ io/emulate          io
 bench/cli           io
 bench/record        bench/cli io
 bench/pg            bench/record bench/cli io
-bench/observe       bench/pg bench/record bench/cli io
+bench/observe       bench/pg bench/record bench/cli io io/emulate
 bench/dataset       bench/observe bench/pg bench/record bench/cli io io/emulate
 bench/tpcb          bench/dataset bench/pg bench/record bench/cli io
 bench/report        bench/record bench/cli io

@@ -332,10 +332,9 @@ static int emulate(const struct device_opts *o, int argc, char **argv)
 	char backing[PATH_MAX], mount[PATH_MAX], err[PATH_MAX * 2 + 256], words[256];
 	struct emulate_cfg cfg = { .ready_fd = -1 };
 	char *cmdline;
-	int rc = parse_model(o, &cfg.model, err, sizeof(err));
+	int rc = o->latency ? parse_model(o, &cfg.model, err, sizeof(err)) :
+		 (snprintf(err, sizeof(err), "--latency is needed: each read's service time (e.g. 2ms)"), -EINVAL);
 
-	if (rc == 0 && !o->latency)
-		rc = -EINVAL, snprintf(err, sizeof(err), "--latency is needed: each read's service time (e.g. 2ms)");
 	if (rc == 0)
 		rc = emulate_check_paths(o->backing, o->mount, backing, mount, sizeof(mount), err, sizeof(err));
 	if (rc < 0)

@@ -26,6 +26,7 @@
 #include "bench/record/record.h"
 #include "io/cache.h"
 #include "io/curve.h"
+#include "io/emulate/control.h"
 
 #define POINTS_FILE "points.jsonl"
 #define CURVE_FILE  "curve.json"
@@ -78,8 +79,15 @@ static int open_files(struct session *s)
 {
 	const struct probe_plan *p = s->plan;
 	char fs[32];
-	int rc = blockmap_open(&s->map, p->paths, p->npaths, p->block_bytes,
-			       p->direct ? O_DIRECT : 0, s->err, sizeof(s->err));
+	int rc;
+
+	/* a FUSE mount whose emulator was killed: say so, and how to clean it */
+	for (unsigned i = 0; i < p->npaths; i++)
+		if (emulate_check_reachable(p->meta_extra ? "the relation's file" : "--file", p->paths[i],
+					    s->err, sizeof(s->err)) < 0)
+			return EXIT_BAD_INPUT;
+	rc = blockmap_open(&s->map, p->paths, p->npaths, p->block_bytes,
+			   p->direct ? O_DIRECT : 0, s->err, sizeof(s->err));
 
 	if (rc == -EINVAL && p->direct) {
 		probe_cmd_fs_type(p->paths[0], fs, sizeof(fs));

@@ -42,7 +42,7 @@
 struct run_opts {
 	struct server_cfg srv;
 	long long rows, seed, runs, max_runs;
-	const char *eic, *query, *out, *resume, *depths;
+	const char *eic, *query, *out, *resume, *depths, *tablespace_dir;
 	double budget_s;
 	bool quick, no_probe;
 };
@@ -65,6 +65,8 @@ static const struct opt_desc run_table[] = {
 	  "the query presets to sweep, comma-separated" },
 	{ "depths", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
 	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve" },
+	{ "tablespace-dir", OPT_STR, offsetof(struct run_opts, tablespace_dir), 0, 0, "DIR", "the default tablespace",
+	  "the data set in a tablespace on DIR (eicbench load --tablespace-dir): the verdict is that storage's" },
 	{ "quick", OPT_FLAG, offsetof(struct run_opts, quick), 0, 0, NULL, NULL,
 	  "a first look in a few minutes: 10M rows, 5 values, 3 runs, a short device curve" },
 	{ "no-probe", OPT_FLAG, offsetof(struct run_opts, no_probe), 0, 0, NULL, NULL,
@@ -77,7 +79,7 @@ static const struct opt_desc run_table[] = {
 };
 
 #define USAGE "eicbench run [--datadir DIR | --dsn CONNINFO --restart-cmd CMD] [--rows N] [--eic LIST]\n" \
-	"                    [--runs N] [--query blog,sparse] [--quick] [--out DIR | --resume DIR]"
+	"                    [--runs N] [--query blog,sparse] [--tablespace-dir DIR] [--quick] [--out DIR | --resume DIR]"
 
 /* One step: a command with its arguments, and where it writes. */
 struct step {
@@ -198,6 +200,8 @@ static void plan_load(struct run *r)
 	server_args(r, s);
 	arg(s, "--rows"), arg(s, r->rows);
 	arg(s, "--seed"), arg(s, r->seed);
+	if (r->o.tablespace_dir)
+		arg(s, "--tablespace-dir"), arg(s, r->o.tablespace_dir);
 	s->estimate_s = (double)r->o.rows / 1.5e6;
 }
 
@@ -405,6 +409,8 @@ static int write_meta(struct run *r, int argc, char **argv, char *err, size_t er
 			 "runs", (json_int_t)r->o.runs, "max_runs", (json_int_t)r->o.max_runs,
 			 "quick", r->o.quick, "no_probe", r->o.no_probe,
 			 "depths", r->o.depths ? r->o.depths : r->o.quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS);
+	if (r->o.tablespace_dir)
+		json_object_set_new(opts, "tablespace_dir", json_string(r->o.tablespace_dir));
 	json_object_set_new(r->meta, "options", opts);
 	if (r->o.srv.dsn) {
 		char dsn[1024];
@@ -569,6 +575,7 @@ static int load_resume(struct run *r, char *err, size_t errlen)
 	r->o.eic = json_string_value(json_object_get(o, "eic"));
 	r->o.query = json_string_value(json_object_get(o, "query"));
 	r->o.depths = json_string_value(json_object_get(o, "depths"));
+	r->o.tablespace_dir = json_string_value(json_object_get(o, "tablespace_dir"));
 	snprintf(r->dir, sizeof(r->dir), "%s", r->o.resume);
 	if (json_object_get(r->meta, "dsn") && !r->o.srv.dsn) {
 		snprintf(err, errlen, "--resume '%s': that run used a server given with --dsn; give the same --dsn and --restart-cmd again",

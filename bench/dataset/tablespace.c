@@ -21,21 +21,21 @@
 
 /* ---- the folder ---- */
 
-/* Can the server's user enter, read and write DIR? 0, or the errno. */
-static int user_can_reach(const struct server *s, const char *dir)
+/* Can the server's user do MODE (access(2)'s) on DIR? 0, or the errno. */
+static int user_can(const struct server *s, const char *dir, int mode)
 {
 	pid_t pid;
 	int st;
 
 	if (!s->drop_privileges)
-		return access(dir, R_OK | W_OK | X_OK) == 0 ? 0 : errno;
+		return access(dir, mode) == 0 ? 0 : errno;
 	pid = fork();
 	if (pid < 0)
 		return errno;
 	if (pid == 0) {
 		if (setgroups(0, NULL) < 0 || setgid(s->gid) < 0 || setuid(s->uid) < 0)
 			_exit(EPERM);
-		_exit(access(dir, R_OK | W_OK | X_OK) == 0 ? 0 : errno);
+		_exit(access(dir, mode) == 0 ? 0 : errno);
 	}
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
 		return EIO;
@@ -57,14 +57,28 @@ static int entries(const char *dir)
 	return n;
 }
 
+static int unreachable(const struct server *s, const char *given, int e, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--tablespace-dir '%s': the server's user %s cannot reach it (%s): every folder above it must let %s through, and it must be %s's to write; give a folder %s can reach",
+		 given, s->user, strerror(e), s->user, s->user, s->user);
+	return -EINVAL;
+}
+
 /* DIR made when missing (its parent must be there) and given to the
- * server's user; then reachable by it. */
+ * server's user, once that user can reach the folder above it; then
+ * reachable by it. */
 static int prepare_folder(const struct server *s, const char *given, const char *dir,
 			  char *err, size_t errlen)
 {
+	char up[PATH_MAX];
 	struct stat st;
 	int e;
 
+	snprintf(up, sizeof(up), "%s", dir);
+	if (strrchr(up, '/') && strrchr(up, '/') != up)
+		*strrchr(up, '/') = '\0';
+	if ((e = user_can(s, up, X_OK)) != 0 && e != ENOENT)
+		return unreachable(s, given, e, err, errlen);
 	if (stat(dir, &st) < 0) {
 		if (errno != ENOENT || mkdir(dir, 0700) < 0) {
 			snprintf(err, errlen, "--tablespace-dir '%s': %s; give a folder whose parent exists",
@@ -84,11 +98,8 @@ static int prepare_folder(const struct server *s, const char *given, const char 
 			 given, s->user, strerror(errno));
 		return -EINVAL;
 	}
-	if ((e = user_can_reach(s, dir)) != 0) {
-		snprintf(err, errlen, "--tablespace-dir '%s': the server's user %s cannot reach it (%s): every folder above it must let %s through, and it must be %s's to write; give a folder %s can reach",
-			 given, s->user, strerror(e), s->user, s->user, s->user);
-		return -EINVAL;
-	}
+	if ((e = user_can(s, dir, R_OK | W_OK | X_OK)) != 0)
+		return unreachable(s, given, e, err, errlen);
 	return 0;
 }
 

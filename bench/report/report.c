@@ -246,6 +246,7 @@ static const struct figure {
 	{ "explain.io_read_ms", offsetof(struct report_group, io_read_ms), 1 },
 	{ "disk.avg_queue_depth", offsetof(struct report_group, queue_depth), 1 },
 	{ "disk.avg_read_kib", offsetof(struct report_group, avg_req_kib), 1 },
+	{ "disk.read_await_ms", offsetof(struct report_group, await_ms), 1 },
 	{ "backend.cpu_share", offsetof(struct report_group, cpu_share), 1 },
 	{ "disk.read_bytes", offsetof(struct report_group, read_mib), 1.0 / 1048576 },
 	{ INDEX_MS, offsetof(struct report_group, index_ms), 1 },

@@ -67,6 +67,7 @@ struct report_group {
 	double index_ms, index_share;         /* index phase, and its share of the execution */
 	double other_ms;                      /* the execution outside both phases */
 	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;  /* whole query */
+	double await_ms;                      /* the device's time per read, whole query */
 	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
 	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
 	double heap_await_ms;                 /* the device's time per read in the heap phase */

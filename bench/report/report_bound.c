@@ -132,25 +132,29 @@ static void explain_queue(FILE *f, const struct report *r, const size_t *idx, si
 }
 
 /* The heap phase much faster where the device held many more reads at
- * once, each about as slow: its latency was hidden by reads in flight. */
-static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, size_t n)
+ * once (the queue depth at QOFF), each about as slow (the time per read
+ * at WOFF): its latency was hidden by reads in flight. WHERE says over
+ * what the figures were measured. */
+static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, size_t n,
+			   size_t qoff, size_t woff, const char *where)
 {
-	size_t off = offsetof(struct report_group, heap_queue_depth), lo, hi;
+	size_t lo, hi;
+	double qa, qb, wa, wb;
 	const struct report_group *a, *b;
 
-	if (!span(r, idx, n, off, &lo, &hi))
+	if (!span(r, idx, n, qoff, &lo, &hi))
 		return;
 	a = &r->groups[lo], b = &r->groups[hi];
-	if (!(b->heap_queue_depth >= REPORT_LOW_QUEUE && b->heap_queue_depth >= 2 * a->heap_queue_depth &&
-	      a->median_ms >= REPORT_HIDDEN_X * b->median_ms))
+	qa = fig(r, lo, qoff), qb = fig(r, hi, qoff), wa = fig(r, lo, woff), wb = fig(r, hi, woff);
+	if (!(qb >= REPORT_LOW_QUEUE && qb >= 2 * qa && a->median_ms >= REPORT_HIDDEN_X * b->median_ms))
 		return;
-	if (!isnan(a->heap_await_ms) && !isnan(b->heap_await_ms) && b->heap_await_ms < 0.5 * a->heap_await_ms)
+	if (!isnan(wa) && !isnan(wb) && wb < 0.5 * wa)
 		return;		/* the reads themselves got faster: nothing was hidden */
-	fprintf(f, " The device's latency was hidden by reads in flight: at %s it held %.2f reads at once on average (its queue depth, measured in the heap phase) against %.2f at %s",
-		report_explain_value(r, hi), b->heap_queue_depth, a->heap_queue_depth, report_explain_value(r, lo));
-	if (!isnan(a->heap_await_ms) && !isnan(b->heap_await_ms))
+	fprintf(f, " The device's latency was hidden by reads in flight: at %s it held %.2f reads at once on average (its queue depth, measured %s) against %.2f at %s",
+		report_explain_value(r, hi), qb, where, qa, report_explain_value(r, lo));
+	if (!isnan(wa) && !isnan(wb))
 		fprintf(f, ", while each read took about as long at the device (%.2f ms at %s, %.2f ms at %s)",
-			b->heap_await_ms, report_explain_value(r, hi), a->heap_await_ms, report_explain_value(r, lo));
+			wb, report_explain_value(r, hi), wa, report_explain_value(r, lo));
 	fprintf(f, ", so the heap phase took %.2fx less time.", a->median_ms / b->median_ms);
 }
 
@@ -343,7 +347,8 @@ static void explain_bound(FILE *f, const struct report *r, const struct report_s
 		explain_cpu(f, r, idx, n, offsetof(struct report_group, heap_cpu_share), "In the heap phase");
 		explain_wait(f, r, idx, n);
 		explain_queue(f, r, idx, n, offsetof(struct report_group, heap_queue_depth));
-		explain_hidden(f, r, idx, n);
+		explain_hidden(f, r, idx, n, offsetof(struct report_group, heap_queue_depth),
+			       offsetof(struct report_group, heap_await_ms), "in the heap phase");
 		explain_aio(f, r, idx, n);
 		explain_requests(f, r, se, idx, n, offsetof(struct report_group, heap_req_kib),
 				 offsetof(struct report_group, heap_read_mib));
@@ -353,6 +358,8 @@ static void explain_bound(FILE *f, const struct report *r, const struct report_s
 		explain_cpu(f, r, idx, n, offsetof(struct report_group, cpu_share), "Over the whole query");
 		explain_wait(f, r, idx, n);
 		explain_queue(f, r, idx, n, offsetof(struct report_group, queue_depth));
+		explain_hidden(f, r, idx, n, offsetof(struct report_group, queue_depth),
+			       offsetof(struct report_group, await_ms), "over the whole query");
 		explain_requests(f, r, se, idx, n, offsetof(struct report_group, avg_req_kib),
 				 offsetof(struct report_group, read_mib));
 	}

@@ -38,6 +38,7 @@ static void context(struct doc *d, const struct verdict *v)
 		 report_str_at(m, "device", "model") ?: "",
 		 report_str_at(m, "device", "fstype") ?: "an unknown", report_str_at(m, "device", "scheduler") ?: "?",
 		 report_num_at(m, "device.read_ahead_kb"), report_num_at(m, "device.max_sectors_kb"),
+		 json_object_get(json_object_get(m, "device"), "emulated") ? " (an emulated device: eicbench device emulate; its members' counters are in the records)" :
 		 json_array_size(json_object_get(json_object_get(m, "device"), "members")) ? " (an md or dm device: its members are in the records)" : "",
 		 report_str_at(m, "server", "version") ?: "?",
 		 report_str_at(json_object_get(m, "server"), "settings", "shared_buffers") ?: "?",

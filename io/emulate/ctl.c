@@ -2,7 +2,8 @@
  * ctl: the .eicbench folder at the mount's root, where the emulator
  * publishes itself (io/sysstat.h, SYSSTAT_PUBLISHED_DIR): "diskstats" (the
  * device and its members as /proc/diskstats lines, live), "model" (one
- * line), "model.json" and "counters.json". Each
+ * line), "queue" (the kernel's limits on the mount, as a disk's queue
+ * settings), "model.json" and "counters.json". Each
  * open takes a snapshot that its reads return (files of size 0 opened for
  * direct I/O, as procfs's are read). The folder is found by name, never
  * listed, and cannot be written.
@@ -10,6 +11,7 @@
 #include "io/emulate/emu_priv.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,8 +20,10 @@
 #include "io/clock.h"
 
 #define CTL_INO_BASE 0x0ec0000000000000ULL
+#define MIN_BACKGROUND 64
+#define MAX_BACKGROUND 65535
 
-static const char *const ctl_names[CTL_NODES] = { EMULATE_CTL_DIR, "diskstats", "model", "model.json", "counters.json" };
+static const char *const ctl_names[CTL_NODES] = { EMULATE_CTL_DIR, "diskstats", "model", "queue", "model.json", "counters.json" };
 
 struct snapshot {
 	char  *text;
@@ -86,6 +90,30 @@ static char *diskstats_text(struct emu *e)
 	return buf;
 }
 
+/* Room for four times what the device serves at once: the kernel never
+ * holds back readahead or advice before the model is full. */
+unsigned emulate_max_background(const struct model_cfg *m)
+{
+	uint64_t want = 4ULL * m->members * m->parallel;
+
+	if (want < MIN_BACKGROUND)
+		want = MIN_BACKGROUND;
+	return want > MAX_BACKGROUND ? MAX_BACKGROUND : (unsigned)want;
+}
+
+
+/* As a disk's queue would say: requests the kernel queues at most (the
+ * background limit), the largest request (libfuse's 1 MiB buffer). */
+static char *queue_text(struct emu *e)
+{
+	char *s;
+
+	if (asprintf(&s, "nr_requests %u\nmax_sectors_kb %u\nlogical_block_size 512\n",
+		     emulate_max_background(&e->cfg->model), EMULATE_MAX_REQUEST_KB) < 0)
+		return NULL;
+	return s;
+}
+
 char *ctl_counters_text(struct emu *e)
 {
 	json_t *j;
@@ -120,6 +148,7 @@ void ctl_open(struct emu *e, fuse_req_t req, struct node *n, struct fuse_file_in
 	}
 	s->text = n->kind == NODE_CTL_DISKSTATS ? diskstats_text(e) :
 		  n->kind == NODE_CTL_MODEL_LINE ? strdup(e->model_line ? e->model_line : "") :
+		  n->kind == NODE_CTL_QUEUE ? queue_text(e) :
 		  n->kind == NODE_CTL_MODEL ? strdup(e->model_text ? e->model_text : "{}") :
 		  ctl_counters_text(e);
 	if (!s->text) {

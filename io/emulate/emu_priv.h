@@ -22,9 +22,9 @@
 #include "io/emulate/model.h"
 
 enum node_kind { NODE_FILE = 0, NODE_CTL_DIR, NODE_CTL_DISKSTATS, NODE_CTL_MODEL_LINE,
-		 NODE_CTL_MODEL, NODE_CTL_COUNTERS };
+		 NODE_CTL_QUEUE, NODE_CTL_MODEL, NODE_CTL_COUNTERS };
 
-#define CTL_NODES 5                  /* the folder and its four files */
+#define CTL_NODES 6                  /* the folder and its five files */
 
 struct node {
 	struct node   *next;         /* in its hash chain */

@@ -31,6 +31,7 @@
 #define EMULATE_FSTYPE       "fuse.eicbench"    /* in /proc/self/mountinfo */
 #define EMULATE_STATE_SUFFIX ".emulate.json"    /* MOUNT + this, beside it */
 #define EMULATE_MAX_READ_AHEAD (16ULL << 20)
+#define EMULATE_MAX_REQUEST_KB 1024             /* the kernel's largest FUSE request with libfuse's buffer */
 
 struct emulate_cfg {
 	const char      *backing, *mount;       /* absolute, as resolved */

@@ -26,8 +26,6 @@
 #include "io/rng.h"
 
 #define ATTR_TIMEOUT_S 5.0
-#define MIN_BACKGROUND 64
-#define MAX_BACKGROUND 65535
 
 static struct emu *emu_of(fuse_req_t req)
 {
@@ -595,18 +593,6 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 }
 
 /* ---- the session ---- */
-
-/* Room for four times what the device serves at once: the kernel never
- * holds back readahead or advice before the model is full. */
-unsigned emulate_max_background(const struct model_cfg *m)
-{
-	uint64_t want = 4ULL * m->members * m->parallel;
-
-	if (want < MIN_BACKGROUND)
-		want = MIN_BACKGROUND;
-	return want > MAX_BACKGROUND ? MAX_BACKGROUND : (unsigned)want;
-}
-
 
 static void op_init(void *userdata, struct fuse_conn_info *conn)
 {
