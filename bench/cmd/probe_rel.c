@@ -18,6 +18,7 @@
 #include "bench/cli/redact.h"
 #include "bench/cmd/probe.h"
 #include "bench/dataset/query.h"
+#include "bench/dataset/tablespace.h"
 #include "bench/observe/relblocks.h"
 #include "bench/pg/lock.h"
 #include "bench/record/record.h"
@@ -47,6 +48,17 @@ static int ask_blocks(PGconn *c, const struct probe_opts *o, struct rel_run *r,
 	return rc;
 }
 
+/* The relation's tablespace can be reached (the server cannot even size a
+ * relation on a mount that is gone). */
+static int reachable(PGconn *c, const char *relation, char *err, size_t len)
+{
+	struct tablespace ts;
+
+	if (tablespace_of_relation(c, relation, &ts, err, len) <= 0)
+		return 0;	/* no such relation: relblocks says so */
+	return tablespace_reachable(&ts, err, len);
+}
+
 /* The segments and the server's facts, and the query's blocks unless the
  * check or a pattern reads the whole relation; disconnects. */
 static int rel_ask(const struct probe_opts *o, bool whole, struct rel_run *r,
@@ -69,8 +81,10 @@ static int rel_ask(const struct probe_opts *o, bool whole, struct rel_run *r,
 		return rc;
 	if (!(c = server_connect(&r->srv, NULL, err, len)))
 		return -EIO;
+	rc = reachable(c, o->relation, err, len);
 	/* The relation first: "no such relation" says more than a mismatch. */
-	rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
+	if (rc == 0)
+		rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
 	if (rc == 0 && !whole)
 		rc = ask_blocks(c, o, r, err, len);
 	PQfinish(c);

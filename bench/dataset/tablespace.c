@@ -239,6 +239,25 @@ int tablespace_of_dataset(PGconn *c, const char *datadir, struct tablespace *out
 	return found;
 }
 
+int tablespace_of_relation(PGconn *c, const char *relation, struct tablespace *out,
+			   char *err, size_t errlen)
+{
+	const char *p[] = { relation };
+	PGresult *r = pgutil_query(c, sql_text("sweep/tablespace.sql"), 1, p, err, errlen);
+	int found;
+
+	memset(out, 0, sizeof(*out));
+	if (!r)
+		return -EIO;
+	found = PQntuples(r) == 1;
+	if (found) {
+		snprintf(out->name, sizeof(out->name), "%s", PQgetvalue(r, 0, 0));
+		snprintf(out->location, sizeof(out->location), "%s", PQgetvalue(r, 0, 2));
+	}
+	PQclear(r);
+	return found;
+}
+
 int tablespace_reachable(const struct tablespace *ts, char *err, size_t errlen)
 {
 	char what[192];

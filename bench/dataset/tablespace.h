@@ -45,6 +45,12 @@ int tablespace_prepare(const struct server *s, PGconn *c, const char *dir,
 int tablespace_of_dataset(PGconn *c, const char *datadir, struct tablespace *out,
 			  char *err, size_t errlen);
 
+/* The tablespace of RELATION (any name to_regclass takes), from the
+ * catalog alone: 1 found (LOCATION "" for the data directory's), 0 no
+ * such relation, -errno. */
+int tablespace_of_relation(PGconn *c, const char *relation, struct tablespace *out,
+			   char *err, size_t errlen);
+
 /* 0 when TS's folder can be reached here; -EINVAL (a gone mount said with
  * how to clean it) when not. */
 int tablespace_reachable(const struct tablespace *ts, char *err, size_t errlen);

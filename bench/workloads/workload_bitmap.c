@@ -140,6 +140,17 @@ static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
 	return ret == -EPROTO ? -EINVAL : ret;	/* a query without the plan is bad input */
 }
 
+/* The data set's tablespace (from the catalog alone) can be reached. */
+static int dataset_reachable(PGconn *c, char *err, size_t errlen)
+{
+	struct tablespace ts;
+	int found = tablespace_of_dataset(c, NULL, &ts, err, errlen);
+
+	if (found <= 0)
+		return 0;	/* no data set: said next */
+	return tablespace_reachable(&ts, err, errlen);
+}
+
 /* A tablespace value overrides the session's: refuse unless allowed. */
 static int check_tablespace(const struct runner *r, const struct bitmap_cfg *b,
 			    char *err, size_t errlen)
@@ -178,6 +189,13 @@ static int check(struct runner *r, char *err, size_t errlen)
 			snprintf(err, errlen, "no data set in '%s' (no database %s): run eicbench load --datadir %s first",
 				 r->srv.datadir, SERVER_DBNAME, r->srv.datadir);
 		return -EINVAL;
+	}
+	/* first where the data set lives: the server cannot even size it on a
+	 * mount that is gone */
+	ret = dataset_reachable(c, err, errlen);
+	if (ret < 0) {
+		PQfinish(c);
+		return ret;
 	}
 	res = pgutil_query(c, sql_text("sweep/dataset_present.sql"), 0, NULL, err, errlen);
 	ret = res && !strcmp(PQgetvalue(res, 0, 0), "t") ? 0 : -EINVAL;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "io/clock.h"
@@ -165,9 +166,11 @@ static void restart_words(const char *mount, char *out, size_t len)
 int emulate_check_reachable(const char *what, const char *path, char *err, size_t errlen)
 {
 	char abs[PATH_MAX], mnt[PATH_MAX], again[2048];
-	struct stat sb;
+	struct statvfs sv;
 
-	if (stat(path, &sb) == 0 || errno != ENOTCONN)
+	/* statfs always asks the file system's server; stat may be answered
+	 * from the kernel's attribute cache for seconds after it died */
+	if (statvfs(path, &sv) == 0 || errno != ENOTCONN)
 		return 0;
 	emulate_abspath(path, abs, sizeof(abs));
 	mount_of(abs, mnt, sizeof(mnt));

@@ -39,7 +39,8 @@ bool emulate_is_mounted(const char *mount);
 int emulate_stop(const struct emulate_state *st, double timeout_s);
 
 /*
- * 0 when PATH can be reached, else -ENOTCONN with ERR saying that the
+ * 0 when PATH can be reached (asked of its file system's server with
+ * statvfs, which no cache answers), else -ENOTCONN with ERR saying that the
  * FUSE file system mounted at the mount holding it lost its server, how
  * to clean it (fusermount3 -u MOUNT), and, from its state file when there
  * is one, the command that starts the emulated device again. WHAT names
