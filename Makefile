@@ -188,11 +188,14 @@ bench-probe: deps all
 bench-tpcb: deps all
 	$(Q)scripts/bench-tpcb.sh
 
+bench-emulate: deps all
+	$(Q)scripts/bench-emulate.sh
+
 clean:
 	rm -f eicbench .git-rev .sharedir $(SQL_EMBED) $(LIBIO) $(LIBBENCH) $(UNIT_BINS) tests/pgstats-watch
 	rm -rf $(MAN_OUT)
 	find bench io tests -name '*.[od]' -delete
 
-.PHONY: all deps pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb clean FORCE
+.PHONY: all deps pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

@@ -194,7 +194,9 @@ void ctl_readdir(fuse_req_t req, struct node *n, size_t size, off_t off)
 		size = sizeof(buf);
 	for (int i = (int)off; i < CTL_NODES + 1; i++) {
 		const char *name = i == 0 ? "." : i == 1 ? ".." : ctl_names[i - 1];
-		struct stat st = { .st_mode = i < 2 ? S_IFDIR : S_IFREG };
+		/* a zero inode number would hide the entry from readdir(3) */
+		struct stat st = { .st_mode = i < 2 ? S_IFDIR : S_IFREG,
+				   .st_ino = i < 2 ? CTL_INO_BASE : CTL_INO_BASE + (uint64_t)(i - 1) };
 		size_t len = fuse_add_direntry(req, buf + used, size - used, name, &st, i + 1);
 
 		if (len > size - used)

@@ -60,6 +60,7 @@ within() {
 ok "an emulated device of 1 ms and 8 at once mounts" emulate "$T/mnt" "$B/back" --latency 1ms --parallel 8
 same "it is a fuse.eicbench mount" "$(findmnt -n -o FSTYPE "$T/mnt")" fuse.eicbench
 same "it publishes itself" "$(head -n 1 "$T/mnt/.eicbench/model")" "eicbench emulated device: latency 1 ms, 8 at once per member, no bandwidth limit, read-ahead 128 KiB"
+same "in a folder found by name, listing its files" "$(ls "$T/mnt/.eicbench" | tr '\n' ' ')$(ls -A "$T/mnt" | grep -c eicbench)" "counters.json diskstats model model.json queue 0"
 before=$(counter "$T/mnt" .device.reads)
 ok "the curve at depths 1 to 32 (O_DIRECT, io_uring)" $PIN "$EB" probe --file "$T/mnt/f" --engine io_uring --direct \
 	--depth 1,2,4,8,16,32 --duration 1 --out "$T/curve"
