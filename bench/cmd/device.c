@@ -360,9 +360,14 @@ int cmd_device(int argc, char **argv)
 	char err[OPT_ERR_MAX];
 	int rc;
 
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		printf("usage: eicbench device emulate [options]   (eicbench device emulate --help)\n");
+		return 0;
+	}
 	if (argc < 1 || strcmp(argv[0], "emulate")) {
-		fprintf(stderr, "eicbench device: give a verb: emulate\nusage: %s\n", USAGE);
-		return argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) ? 0 : EXIT_BAD_INPUT;
+		fprintf(stderr, "eicbench device: %s%s%s: give emulate (eicbench device emulate --help)\n",
+			argc ? "'" : "no verb", argc ? argv[0] : "", argc ? "' is not a verb" : "");
+		return EXIT_BAD_INPUT;
 	}
 	rc = opts_parse(device_table, &o, argc - 1, argv + 1, err, sizeof(err));
 	if (rc == 1) {
