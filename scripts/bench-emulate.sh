@@ -14,7 +14,15 @@
 # above today's maximum, so 1000 stands for it; 0 is added. The backing
 # files live in tmpfs, so the device's timing is the model's alone. The
 # post's mean execution times are printed beside our medians, each with its
-# ratio against 1, then the suite's own explanation.
+# ratio against 1, then the suite's own explanation. The post's 100M rows
+# are the default: the 4x lives in the heap's later 1 GB segment files. In
+# the first, the scan's own first read starts the kernel's readahead before
+# any advice; in each later one the advice for its first block comes first,
+# reads that block alone without starting readahead, and from then on every
+# block of the segment is read by its advice, one at a time (at 10M rows the
+# heap is one segment, and value 1 keeps its readahead). With
+# BENCH_EMULATE_READAHEAD="128k 0" the device is also swept with read-ahead
+# off, where every read waits its turn from the first block.
 #
 # Part 2: the emulator at --latency 0 against its backing disk read
 # directly: O_DIRECT random 8 KiB reads with io_uring at depths 1 and 16 of
@@ -26,18 +34,21 @@
 #
 # Run it alone: flock -x /work/locks/bench.lock make bench-emulate.
 # Environment: BENCH_EMULATE_DIR (data/bench-emulate), BENCH_EMULATE_ROWS
-# (10000000), BENCH_EMULATE_RUNS (3), BENCH_EMULATE_ROUNDS (4),
+# (100000000; 10000000 at least; the backing files take about 80 bytes a
+# row of memory in tmpfs), BENCH_EMULATE_RUNS (3), BENCH_EMULATE_READAHEAD
+# ("128k": the device's read-ahead in each sweep), BENCH_EMULATE_ROUNDS (4),
 # BENCH_EMULATE_COUNT (20000 reads a point), BENCH_EMULATE_SIZE (4G).
 set -eu
 
 DIR=${BENCH_EMULATE_DIR:-data/bench-emulate}
-ROWS=${BENCH_EMULATE_ROWS:-10000000}
+ROWS=${BENCH_EMULATE_ROWS:-100000000}
 RUNS=${BENCH_EMULATE_RUNS:-3}
 ROUNDS=${BENCH_EMULATE_ROUNDS:-4}
+READAHEADS=${BENCH_EMULATE_READAHEAD:-128k}
 COUNT=${BENCH_EMULATE_COUNT:-20000}
 SIZE=${BENCH_EMULATE_SIZE:-4G}
 EIC=${EICBENCH:-./eicbench}
-DEVICE="--latency 100us --parallel 32 --members 4 --layout raid10 --stripe 64k --bandwidth 500MB/s --read-ahead 128k"
+DEVICE="--latency 100us --parallel 32 --members 4 --layout raid10 --stripe 64k --bandwidth 500MB/s"
 
 fail() { echo "bench-emulate: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || fail "run as root: the emulator mounts for the server's user, and part 2 drops the page cache"
@@ -51,6 +62,12 @@ for v in "$ROWS" "$RUNS" "$ROUNDS" "$COUNT"; do
 done
 [ "$ROWS" -ge 10000000 ] || fail "BENCH_EMULATE_ROWS $ROWS: the post's experiment wants 10000000 rows or more"
 bytes=$(numfmt --from=iec "$SIZE") || fail "BENCH_EMULATE_SIZE '$SIZE' is not a size (e.g. 4G)"
+# the data set in tmpfs: 7.7 GB at 100M rows; leave a quarter of memory besides
+need_kb=$((ROWS * 80 / 1024))
+avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+total_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+[ $((need_kb + total_kb / 4)) -le "$avail_kb" ] ||
+	fail "$ROWS rows need about $((need_kb / 1048576)) GiB of memory for the backing files in tmpfs, and a quarter of memory left besides; $((avail_kb / 1048576)) GiB is available: give fewer rows (BENCH_EMULATE_ROWS)"
 
 mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
@@ -72,26 +89,22 @@ trap cleanup EXIT
 
 # ---- part 1: the post's query on its device, emulated ----
 
-if [ ! -f "$PG/eicbench.json" ]; then
-	"$EIC" server init --datadir "$PG" >"$OUT/init.log" 2>&1 || { cat "$OUT/init.log" >&2; exit 1; }
-fi
+# A new cluster every time: its tablespace's files live in tmpfs and went
+# with the last run.
 "$EIC" server stop --datadir "$PG" >/dev/null 2>&1 || true
-# shellcheck disable=SC2086
-"$EIC" device emulate --backing "$SHM" --mount "$MNT" $DEVICE --daemon >"$OUT/emulate.log" 2>&1 ||
-	{ cat "$OUT/emulate.log" >&2; exit 1; }
-echo "bench-emulate: the device: $(head -n 1 "$MNT/.eicbench/model")" >&2
-echo "bench-emulate: loading $ROWS rows into a tablespace on it" >&2
-"$EIC" load --datadir "$PG" --rows "$ROWS" --tablespace-dir "$MNT/ts" >"$OUT/load.log" 2>&1 ||
-	{ cat "$OUT/load.log" >&2; exit 1; }
-echo "bench-emulate: the blog query, cold, values 0,1,72,519,1000, $RUNS runs each" >&2
-"$EIC" sweep --datadir "$PG" --query blog --eic 0,1,72,519,1000 --runs "$RUNS" --order-seed 2019 \
-	--out "$OUT/sweep" >"$OUT/sweep.log" 2>&1 || { tail -n 20 "$OUT/sweep.log" >&2; exit 1; }
-"$EIC" server stop --datadir "$PG" >/dev/null
-"$EIC" device emulate --stop "$MNT" >"$OUT/device-served.txt"
-rm -rf "$SHM"
+rm -rf "$PG"
+"$EIC" server init --datadir "$PG" >"$OUT/init.log" 2>&1 || { cat "$OUT/init.log" >&2; exit 1; }
+"$EIC" server stop --datadir "$PG" >/dev/null 2>&1 || true
+# emulate RA: the device with read-ahead RA on $MNT
+emulate() {
+	# shellcheck disable=SC2086
+	"$EIC" device emulate --backing "$SHM" --mount "$MNT" $DEVICE --read-ahead "$1" --daemon >"$OUT/emulate-$1.log" 2>&1 ||
+		{ cat "$OUT/emulate-$1.log" >&2; exit 1; }
+}
 
-# The post's mean times (PostgreSQL 9.6, 100M rows, 10 runs) beside ours.
-awk -F, -v rows="$ROWS" -v runs="$RUNS" '
+# table DIR RA: the post's mean times (PostgreSQL 9.6, 100M rows, 10 runs) beside ours
+table() {
+	awk -F, -v rows="$ROWS" -v runs="$RUNS" -v ra="$2" '
 	BEGIN {
 		post["1"] = 65604; post["72"] = 17807; post["519"] = 16776; post["1000"] = 16713
 		old["0"] = "0"; old["1"] = "1"; old["72"] = "20"; old["519"] = "100"; old["1000"] = "1000"
@@ -99,7 +112,7 @@ awk -F, -v rows="$ROWS" -v runs="$RUNS" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ v[++n] = $2; ex[$2] = $c["exec_ms"]; hp[$2] = $c["median_ms"] }
 	END {
-		printf "The post (9.6, SSD RAID 10, 100M rows, mean of 10) beside the emulated RAID 10 (PostgreSQL 15, %d rows, median of %d), cold:\n\n", rows, runs
+		printf "The post (9.6, SSD RAID 10, 100M rows, mean of 10) beside the emulated RAID 10 with read-ahead %s (PostgreSQL 15, %d rows, median of %d), cold:\n\n", ra, rows, runs
 		printf "%-9s %-9s | %11s %8s | %11s %8s %11s %8s\n", "9.6 value", "distance", "post ms", "x vs 1", "our exec ms", "x vs 1", "our heap ms", "x vs 1"
 		for (i = 1; i <= n; i++) {
 			d = v[i]
@@ -107,11 +120,31 @@ awk -F, -v rows="$ROWS" -v runs="$RUNS" '
 				(d in post) ? post[d] : "-", (d in post) ? sprintf("%.2f", post["1"] / post[d]) : "-",
 				ex[d], ex["1"] / ex[d], hp[d], hp["1"] / hp[d]
 		}
-	}' "$OUT/sweep/summary.csv" | tee "$OUT/table.txt"
-echo
-echo "The suite's explanation (eicbench report $OUT/sweep):"
-echo
-"$EIC" report "$OUT/sweep" --no-plot 2>&1 | awk 'found || /^Query blog:/ { found = 1; print }' | tee "$OUT/explanation.txt"
+	}' "$1/summary.csv"
+}
+
+emulate 128k
+echo "bench-emulate: the device: $(head -n 1 "$MNT/.eicbench/model")" >&2
+echo "bench-emulate: loading $ROWS rows into a tablespace on it" >&2
+"$EIC" load --datadir "$PG" --rows "$ROWS" --tablespace-dir "$MNT/ts" >"$OUT/load.log" 2>&1 ||
+	{ cat "$OUT/load.log" >&2; exit 1; }
+"$EIC" server stop --datadir "$PG" >/dev/null
+"$EIC" device emulate --stop "$MNT" >/dev/null
+for ra in $READAHEADS; do
+	emulate "$ra"
+	echo "bench-emulate: read-ahead $ra: the blog query, cold, values 0,1,72,519,1000, $RUNS runs each" >&2
+	"$EIC" sweep --datadir "$PG" --query blog --eic 0,1,72,519,1000 --runs "$RUNS" --order-seed 2019 \
+		--out "$OUT/sweep-ra$ra" >"$OUT/sweep-ra$ra.log" 2>&1 || { tail -n 20 "$OUT/sweep-ra$ra.log" >&2; exit 1; }
+	"$EIC" server stop --datadir "$PG" >/dev/null
+	"$EIC" device emulate --stop "$MNT" >"$OUT/device-served-ra$ra.txt"
+	table "$OUT/sweep-ra$ra" "$ra" | tee "$OUT/table-ra$ra.txt"
+	echo
+	echo "The suite's explanation (eicbench report $OUT/sweep-ra$ra):"
+	echo
+	"$EIC" report "$OUT/sweep-ra$ra" --no-plot 2>&1 |
+		awk '/^Before the first trial/ { exit } found || /^Query blog:/ { found = 1; print }' | tee "$OUT/explanation-ra$ra.txt"
+done
+rm -rf "$SHM"
 
 # ---- part 2: the emulator's own cost at --latency 0 ----
 

@@ -179,6 +179,12 @@ int tablespace_prepare(const struct server *s, PGconn *c, const char *given,
 		snprintf(dir, sizeof(dir), "%s", real);
 	snprintf(out->location, sizeof(out->location), "%s", dir);
 	ret = tablespace_at(c, dir, out->name, sizeof(out->name), err, errlen);
+	if (ret > 0 && !s->external && entries(dir) == 0) {
+		/* the catalog has it, the folder lost what CREATE TABLESPACE made */
+		snprintf(err, errlen, "--tablespace-dir '%s': tablespace %s is there in the catalog but its folder is empty (its files are gone, e.g. a backing folder in tmpfs emptied): drop what it held and it (DROP TABLE test; DROP TABLESPACE %s;), or give another folder",
+			 given, out->name, out->name);
+		return -EINVAL;
+	}
 	if (ret != 0)
 		return ret < 0 ? ret : 0;
 	if (!s->external && entries(dir) > 0) {

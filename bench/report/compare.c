@@ -53,10 +53,10 @@ static void side_label(struct compare_side *s)
 	const char *emu = report_str_at(json_object_get(m, "device"), "emulated", "summary");
 	char extra[256] = "", pg[96] = "";
 
-	if (ra > 0)
+	if (emu)	/* an emulated device: its model says it all, read-ahead too */
+		snprintf(extra, sizeof(extra), ", %s", emu);
+	else if (ra > 0)
 		snprintf(extra, sizeof(extra), ", read_ahead_kb %ld", ra);
-	if (emu)	/* an emulated device: its model is what it is */
-		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), ", %s", emu);
 	if (ts && strcmp(ts, "pg_default"))
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), ", tablespace %s", ts);
 	if (ck)		/* checksums cost CPU on every read: 18 turns them on by default */

@@ -111,3 +111,13 @@ same "the same data set, whole" "$(dataset_of "$D" $P)" "$before"
 ok "a sweep runs on it again" "$EB" sweep --datadir "$D" --query sparse --eic 16 --runs 1 --no-cache-check --out "$T/s-again"
 ok "the server stops cleanly" "$EB" server stop --datadir "$D"
 ok "--stop then stops the emulated device" "$EB" device emulate --stop "$M"
+
+# The same mount over an empty backing folder: the tablespace's files are
+# gone, and load says so rather than fail inside the server.
+mkdir -p "$B.empty"
+ok "an emulated device over an empty folder" "$EB" device emulate --backing "$B.empty" --mount "$M" --latency 2ms --daemon
+fails 2 "tablespace eicbench_ts is there in the catalog but its folder is empty" \
+	"load on a tablespace whose folder lost its files is refused" "$EB" load --datadir "$D" --rows $ROWS --tablespace-dir "$M/ts"
+"$EB" server stop --datadir "$D" >/dev/null
+ok "and the emulated device stops" "$EB" device emulate --stop "$M"
+rm -rf "$B.empty"
