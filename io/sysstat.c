@@ -173,6 +173,7 @@ void sysstat_cpu_diff(const struct cpu_snap *a, const struct cpu_snap *b,
 				   (a->system + a->irq + a->softirq)) / total * 100.0;
 	out->iowait_pct = (double)(b->iowait - a->iowait) / total * 100.0;
 	out->idle_pct = (double)(b->idle - a->idle) / total * 100.0;
+	out->steal_pct = (double)(b->steal - a->steal) / total * 100.0;
 }
 
 int sysstat_proc_parse(const char *text, struct proc_snap *out)
@@ -297,6 +298,58 @@ static void queue_settings(struct device_info *out)
 	}
 }
 
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		s[--n] = '\0';
+}
+
+/* The bus under the disk (its device's subsystem), refined by the path:
+ * SCSI disks behind libata or USB say so. */
+static void transport_of(struct device_info *out)
+{
+	char path[PATH_MAX], real[PATH_MAX], line[64];
+	const char *base;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/device/subsystem", out->disk);
+	if (!realpath(path, real))
+		return;
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	copy_str(out->transport, sizeof(out->transport), base, strlen(base));
+	snprintf(path, sizeof(path), "/sys/block/%s/device", out->disk);
+	if (!realpath(path, real))
+		return;
+	if (!strcmp(out->transport, "scsi") && strstr(real, "/ata"))
+		copy_str(out->transport, sizeof(out->transport), "ata", 3);
+	else if (!strcmp(out->transport, "scsi") && strstr(real, "/usb"))
+		copy_str(out->transport, sizeof(out->transport), "usb", 3);
+	snprintf(path, sizeof(path), "/sys/block/%s/device/transport", out->disk);
+	if (!strcmp(out->transport, "nvme") && read_line(path, line, sizeof(line)) == 0) {
+		trim(line);
+		snprintf(out->transport, sizeof(out->transport), "nvme over %.20s", line);
+	}
+}
+
+static void identity(struct device_info *out)
+{
+	char path[PATH_MAX], line[64];
+	long sectors;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/device/vendor", out->disk);
+	if (read_line(path, out->vendor, sizeof(out->vendor)) == 0)
+		trim(out->vendor);
+	snprintf(path, sizeof(path), "/sys/block/%s/size", out->disk);
+	sectors = read_long(path);
+	out->size_bytes = sectors < 0 ? -1 : (long long)sectors * 512;	/* always 512-byte units */
+	transport_of(out);
+	snprintf(path, sizeof(path), "/sys/block/%s/device/device", out->disk);
+	if (!out->model[0] && !strcmp(out->transport, "virtio") && read_line(path, line, sizeof(line)) == 0 &&
+	    strtol(line, NULL, 0) == 2)	/* virtio device id 2: a block device */
+		copy_str(out->model, sizeof(out->model), "virtio block device", 19);
+}
+
 /* Add the leaf devices under DISK (/sys/block/DISK/slaves), DEPTH levels at most. */
 static void add_members(struct device_info *out, const char *disk, int depth)
 {
@@ -359,6 +412,18 @@ static void fs_type(dev_t dev, struct device_info *out)
 	free(text);
 }
 
+void sysstat_fstype_for_path(const char *path, char *out, size_t len)
+{
+	struct device_info d;
+	struct stat st;
+
+	copy_str(out, len, "unknown", 7);
+	if (stat(path, &st) < 0)
+		return;
+	fs_type(st.st_dev, &d);
+	copy_str(out, len, d.fstype, strlen(d.fstype));
+}
+
 int sysstat_device_for_path(const char *path, struct device_info *out)
 {
 	struct stat st;
@@ -366,7 +431,7 @@ int sysstat_device_for_path(const char *path, struct device_info *out)
 
 	*out = (struct device_info){
 		.rotational = -1, .nr_requests = -1, .read_ahead_kb = -1,
-		.max_sectors_kb = -1, .logical_block_size = -1,
+		.max_sectors_kb = -1, .logical_block_size = -1, .size_bytes = -1,
 	};
 	if (stat(path, &st) < 0)
 		return -errno;
@@ -378,6 +443,7 @@ int sysstat_device_for_path(const char *path, struct device_info *out)
 	if (rc < 0)
 		return rc;
 	queue_settings(out);
+	identity(out);
 	add_members(out, out->disk, 0);
 	return 0;
 }

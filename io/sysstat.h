@@ -53,6 +53,7 @@ struct cpu_snap {
 
 struct cpu_delta {
 	double user_pct, system_pct, iowait_pct, idle_pct;  /* of all CPUs */
+	double steal_pct;       /* taken by the hypervisor for others, of all CPUs */
 };
 
 /* /proc/PID/stat utime and stime, in ticks. */
@@ -70,7 +71,10 @@ struct proc_delta {
 struct device_info {
 	char name[SYSSTAT_NAME_MAX];      /* as in /proc/diskstats, e.g. "vda" */
 	char disk[SYSSTAT_NAME_MAX];      /* the whole disk, e.g. "vda" for "vda1" */
-	char model[128];
+	char model[128];                  /* device/model; virtio: "virtio block device" */
+	char vendor[64];                  /* device/vendor, as the kernel has it */
+	char transport[32];               /* "nvme", "virtio", "ata", "usb", "scsi", ... */
+	long long size_bytes;             /* the whole disk's size, -1 if unknown */
 	char scheduler[32];               /* the selected one, without brackets */
 	int  rotational;
 	long nr_requests;
@@ -112,6 +116,10 @@ void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
  * its queue settings, members and the file system type under PATH; or the
  * device a file system with none publishes (SYSSTAT_PUBLISHED_DIR). */
 int sysstat_device_for_path(const char *path, struct device_info *out);
+
+/* The file system type of the mount holding PATH (even a device node's),
+ * into OUT; "unknown" if not found. */
+void sysstat_fstype_for_path(const char *path, char *out, size_t len);
 
 /* The file system type of the mount holding PATH, from MOUNTINFO_TEXT (the
  * text of /proc/self/mountinfo) for device MAJ:MIN; "unknown" if not found. */

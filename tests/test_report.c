@@ -48,7 +48,7 @@ static const struct load_case {
 		{ { "1" },  3, 30100, 29800, 30500, 16300.0 / 30100, 1, 1.02, 14.5, 0.99 },
 		{ { "2" },  3, 22900, 22700, 23300, 16300.0 / 22900, 30100.0 / 22900, 1.05, 16, 0.98 },
 		{ { "16" }, 3, 23900, 23600, 24000, 16300.0 / 23900, 30100.0 / 23900, 1.08, 17.5, 0.99 } } },
-	{ "sparse", 1, 5, 1, { "16" }, { "16" }, 0, {
+	{ "sparse", 1, 5, 1, { "16" }, { "4" }, 0, {
 		{ { "0" },  2, 6550, 6500, 6600, 1, 10650.0 / 6550, 1.0, 64, 0.42 },
 		{ { "1" },  2, 10650, 10600, 10700, 6550.0 / 10650, 1, 1.1, 8.5, 0.35 },
 		{ { "4" },  2, 4075, 4050, 4100, 6550.0 / 4075, 10650.0 / 4075, 1.9, 8.5, 0.55 },
@@ -128,9 +128,9 @@ static const struct {
 } rule_cases[] = {
 	{ "clear", "16", "16", 1, 1, 0, 0 },     /* one value clearly best */
 	{ "indist", "16", "4", 1, 1, 0, 2 },     /* 4, 16 and 64 alike; 0 and 1 slower */
-	{ "noisy", "4", "0", 0, 0, 1, 4 },       /* nothing told apart */
-	{ "sparse", "16", "16", 1, 0, 0, 0 },    /* 2 runs: not enough for 95% */
-	{ "torn", "0", "0", 0, 0, 0, 0 },        /* 1 run: no recommendation */
+	{ "noisy", "4", "4", 0, 0, 1, 0 },       /* nothing told apart: no value out */
+	{ "sparse", "16", "4", 1, 1, 0, 2 },     /* 2 tight runs: 4 is within 10% of 16, 0 and 1 out */
+	{ "torn", "0", "0", 0, 0, 1, 0 },        /* 1 run: no recommendation */
 };
 
 static void test_rule(void **state)
@@ -238,7 +238,7 @@ static void test_convert_pre13(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(convert_cases) / sizeof(convert_cases[0]); i++)
 		assert_int_equal(semantics_convert_pre13(convert_cases[i].old), convert_cases[i].now);
-	assert_true(semantics_convert_pre13(174) <= 1000);      /* FACTS: >= 175 exceeds 1000 */
+	assert_true(semantics_convert_pre13(174) <= 1000);      /* an old value >= 175 exceeds 1000 */
 	assert_true(semantics_convert_pre13(175) > 1000);
 }
 
@@ -265,7 +265,8 @@ static const struct { const char *dir, *phrase; } phrases[] = {
 	/* records without per-phase times: the execution time, said so */
 	{ "dense", "the execution time (the records hold no per-phase times) was shortest at effective_io_concurrency = 0: 16.3 s (75% interval 16.1-16.5 s, 3 runs)" },
 	{ "dense", "Against 1, the default before 18 (30.1 s), 1.85x." },
-	{ "dense", "Recommended: effective_io_concurrency = 0, the fastest. 1, 2 and 16 are slower" },
+	{ "dense", "Recommended: effective_io_concurrency = 0, the smallest value within 10% of the fastest" },
+	{ "dense", "1, 2 and 16 are slower by more than the margin" },
 	{ "dense", "hold the median with 75% confidence only, not 95%: take this as provisional" },
 	{ "dense", "could not be split by phase (the records have no samples taken during the query)" },
 	{ "dense", "Over the whole query the backend used 93-99% of a core at every value: it was bound by CPU" },
@@ -281,8 +282,8 @@ static const struct { const char *dir, *phrase; } phrases[] = {
 	{ "sparse", "it was bound by the device" },
 	{ "sparse", "kept more of them in flight, and here that was faster" },
 	{ "grid2", "Query sparse with io_method=sync: the execution time" },
-	{ "grid2", "64 is indistinguishable from 16 (the interval of the ratio of medians holds 1); 0 and 1 are slower" },
-	{ "grid2", "Recommended: effective_io_concurrency = 16, the smallest value indistinguishable from the fastest, 64 (1.02x its time" },
+	{ "grid2", "64 is within the margin of 16; 0 and 1 are slower by more than the margin" },
+	{ "grid2", "Recommended: effective_io_concurrency = 16, the smallest value within 10% of the fastest, 64 (regret 1.02x, its upper bound 1.07x" },
 	{ "grid2", "io_method, varied in this sweep (sync, worker)" },
 	{ "grid2", "At 0 the requests were no larger than io_combine_limit (128kB): the read stream's combined reads of up to 128 KiB, with no sign of the kernel's readahead (read_ahead_kb 8192)" },
 	{ "grid2", "Across io_method: the fastest was io_method=sync with effective_io_concurrency = 16, 4.50 s." },
@@ -303,14 +304,14 @@ static const struct { const char *dir, *phrase; } phrases[] = {
 	{ "clear", "the heap phase, the part of the bitmap heap scan effective_io_concurrency acts on, was fastest at effective_io_concurrency = 16: 2.01 s (97% interval 2.00-2.02 s, 6 runs)" },
 	{ "clear", "Against 0, no prefetching (4.29 s), that is 2.13x (95% interval" },
 	{ "clear", "The index phase before it (the bitmap index scans) took 3.24-3.39 s" },
-	{ "clear", "Recommended: effective_io_concurrency = 16, the fastest. 0, 1, 4 and 64 are slower (the interval lies above 1)." },
+	{ "clear", "Recommended: effective_io_concurrency = 16, the smallest value within 10% of the fastest (regret 1.00x, its upper bound 1.00x, paired within rounds). 0, 1, 4 and 64 are slower by more than the margin (the lower bound of the regret is above 1.10x)." },
 	{ "clear", "In the heap phase the backend used at most 72% of a core (at 64)" },
 	{ "clear", "The device's average queue depth went from 0.80 at 1 to 5.10 at 64." },
 	{ "clear", "At 0 the device read 5531 MiB, against at most 696 MiB with prefetching" },
 	{ "clear", "In the index phase the device read 2141-2141 MiB in requests of 512 KiB" },
-	{ "indist", "Recommended: effective_io_concurrency = 4, the smallest value indistinguishable from the fastest, 16 (1.03x its time, 95% interval 1.00-1.08x). 4 and 64 are indistinguishable from 16" },
-	{ "indist", "0 and 1 are slower (the interval lies above 1)." },
-	{ "noisy", "No value is clearly better: for each of the other 4 values the interval of its median over the fastest's holds 1" },
+	{ "indist", "Recommended: effective_io_concurrency = 4, the smallest value within 10% of the fastest, 16 (regret 1.04x, its upper bound 1.07x, paired within rounds). 4 and 64 are within the margin of 16; 0 and 1 are slower by more than the margin" },
+	{ "indist", "0 and 1 are slower by more than the margin (the lower bound of the regret is above 1.10x)." },
+	{ "noisy", "No value is shown slower than the fastest by more than 10%: paired within rounds, every value's regret has a lower bound within the margin" },
 	{ "noisy", "In the heap phase the backend used 95-95% of a core at every value: it was bound by CPU" },
 };
 
@@ -465,10 +466,10 @@ static const struct { const char *file, *text; } written[] = {
 	  "heap_io_read_ms,heap_avg_queue_depth,heap_avg_read_kib,heap_backend_cpu_pct,heap_aio_in_flight,heap_read_mib,"
 	  "index_read_mib,index_avg_read_kib,index_backend_cpu_pct,io_read_ms,avg_queue_depth,avg_read_kib,"
 	  "backend_cpu_pct,read_mib,exact_heap_blocks,lossy_heap_blocks,rows,ci_coverage,fastest,recommended,"
-	  "indistinguishable\n" },
+	  "within_margin,regret,regret_lo,regret_hi\n" },
 	{ REPORT_SUMMARY_CSV, "\nsparse,sync,0,2,execution,8200,8000,8400,8000,8400,1," },
 	{ REPORT_SUMMARY_CSV, "\nsparse,sync,16,2,execution,4500,4400,4600,4400,4600," },
-	{ REPORT_SUMMARY_CSV, ",90112,0,100213,0.5,true,true,true\n" },
+	{ REPORT_SUMMARY_CSV, ",90112,0,100213,0.5,true,true,true,1,1,1\n" },
 	{ REPORT_SUMMARY_CSV, "\nsparse,worker,64,2,execution,4980,4950,5010," },
 	{ REPORT_MD, "| io_method | effective_io_concurrency | runs | exec ms |" },
 	{ REPORT_MD, "|    worker |                       64 |    2 |  4980.0 | 4950.0-5010.0 |" },
@@ -526,11 +527,12 @@ static void test_json(void **state)
 	assert_non_null(j);
 	g = json_array_get(json_object_get(j, "groups"), 2);
 	assert_string_equal(json_string_value(json_object_get(g, "effective_io_concurrency")), "4");
-	assert_true(json_is_false(json_object_get(g, "recommended")));
-	assert_true(json_is_false(json_object_get(g, "indistinguishable")));
+	/* 2 tight runs: 4 (1.04x of 16) is within the margin, the smallest */
+	assert_true(json_is_true(json_object_get(g, "recommended")));
+	assert_true(json_is_true(json_object_get(g, "within_margin")));
 	assert_float_equal(json_real_value(json_object_get(g, "median_ms")), 4075, 0);
 	g = json_array_get(json_object_get(j, "groups"), 3);
-	assert_true(json_is_true(json_object_get(g, "recommended")));
+	assert_true(json_is_false(json_object_get(g, "recommended")));
 	assert_string_equal(json_string_value(json_object_get(g, "measure")), "execution");
 	assert_int_equal(json_array_size(json_object_get(j, "explanation")), 3);
 	assert_int_equal(report_render(&r, REPORT_CSV, stdout), -EINVAL);

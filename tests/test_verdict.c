@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench/report/verdict.h"
+#include "bench/report/verdict_box.h"
 #include "bench/report/verdict_doc.h"
 
 #define F "tests/fixtures/run/"
@@ -55,6 +56,20 @@ static void expect(const char *text, const char *phrase)
 		fail_msg("missing \"%s\" in:\n%s", phrase, text);
 }
 
+/* The decision of V: its answer, regime and whether it is made. */
+static void decide(const struct verdict *v, const char *answer, enum decision_regime regime, int decided)
+{
+	struct regret g;
+	char err[512];
+
+	assert_int_equal(verdict_regret(v, &g, err, sizeof(err)), 0);
+	assert_non_null(verdict_answer(&g));
+	assert_string_equal(verdict_answer(&g), answer);
+	assert_int_equal(g.d.regime, regime);
+	assert_int_equal(g.d.decided, decided);
+	regret_free(&g);
+}
+
 static void pairs(void **state)
 {
 	struct verdict v;
@@ -89,24 +104,20 @@ static void pairs(void **state)
 static void disagree(void **state)
 {
 	struct verdict v;
-	struct verdict_pick pk;
 	char err[1024], *text;
 
 	(void)state;
 	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
-	verdict_pick(&v, &pk);
-	/* no value is best for both: the least worst ratio to a fastest wins */
-	assert_non_null(pk.value);
-	assert_string_equal(pk.value, "4");
-	assert_int_equal(pk.in_all, 0);
-	assert_true(pk.worst > 1.5 && pk.worst < 1.7);
+	/* presets that disagree: no value within in both, the worst-case regret stated */
+	decide(&v, "4", DECISION_PRICE, 1);
 	text = text_of(&v);
-	expect(text, "Recommended for this storage: effective_io_concurrency = 4.");
-	expect(text, "No value is indistinguishable from the fastest in every query; 4 costs the least at worst");
-	expect(text, "blog was fastest at 0");
-	expect(text, "sparse was fastest at 32");
-	expect(text, "blog's own best, 0, would cost sparse");
-	expect(text, "sparse's own best, 32, would cost blog");
+	expect(text, "Set effective_io_concurrency = 4 for the tablespace measured (pg_default");
+	expect(text, "Decided after 6 rounds, at a price: no value is within 10% of the fastest in every query");
+	expect(text, "4 costs blog 1.64x its best, sparse 1.53x its best.");
+	expect(text, "Per query, for reference (the one value for the storage is the answer above): blog's own fastest was 0; sparse's own fastest was 32.");
+	expect(text, "This query's own best (for it alone; the run's answer is the verdict's): effective_io_concurrency = 0");
+	assert_null(strstr(text, "indistinguishable"));
+	assert_null(strstr(text, "Recommended"));
 	expect(text, "ALTER TABLESPACE pg_default SET (effective_io_concurrency = 4);");
 	expect(text, "ALTER SYSTEM SET effective_io_concurrency = 4;");
 	expect(text, "reached its peak of 78000 IOPS at depth 128 and 90% of it at depth 32, the knee");
@@ -128,18 +139,120 @@ static void disagree(void **state)
 static void noisy(void **state)
 {
 	struct verdict v;
-	struct verdict_pick pk;
 	char err[1024], *text;
 
 	(void)state;
 	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
-	verdict_pick(&v, &pk);
-	assert_int_equal(pk.in_all, 1);          /* every value is alike: the smallest */
-	assert_string_equal(pk.value, "0");
+	/* noisy: undecided, and why */
+	decide(&v, "0", DECISION_OPEN, 0);
 	text = text_of(&v);
-	expect(text, "No value is clearly better");
-	expect(text, "Provisional for sparse: no value was told apart from the fastest");
+	expect(text, "Provisional after 6 rounds: 0's upper bound in sparse is 1.28x, above the 1.10x the margin allows; more rounds narrow the bounds.");
+	expect(text, "No value is shown slower than the fastest by more than 10%");
 	free(text);
+	verdict_free(&v);
+}
+
+/* readahead-bound: 0 wins; concurrency-bound (partial): 32 wins */
+static void bound(void **state)
+{
+	struct verdict v;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(verdict_load(F "readahead", &v, err, sizeof(err)), 0);
+	decide(&v, "0", DECISION_WITHIN, 1);
+	verdict_free(&v);
+	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
+	decide(&v, "32", DECISION_WITHIN, 1);
+	verdict_free(&v);
+}
+
+/* One disturbed run: flagged by its index phase, replaced by round 7, the
+ * answer the same as the undisturbed sweep's; with it, another: both said. */
+static void disturbed(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	char err[1024], *text;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "disturbed", &v, err, sizeof(err)), 0);
+	decide(&v, "32", DECISION_WITHIN, 1);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.nflags, 1);
+	assert_int_equal(g.flags[0].round, 3);
+	assert_string_equal(g.values[g.flags[0].v], "32");
+	assert_int_equal(g.rounds, 7);
+	assert_int_equal(g.differ, 1);
+	regret_free(&g);
+	text = text_of(&v);
+	expect(text, "Flagged: sparse round 3 at 32: its index phase took");
+	expect(text, "With the flagged runs the answer would be 64 (provisional");
+	free(text);
+	verdict_free(&v);
+}
+
+/* The quick run where 64 was once called as good as blog's fastest at
+ * 2.54x: 0's disturbed run is flagged, and 64 is not within the margin. */
+static void quick_issue(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	char err[1024], *text;
+	size_t v64 = 4;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "quick-issue", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_string_equal(g.values[v64], "64");
+	assert_false(g.d.good[v64]);
+	assert_false(g.d.decided);
+	assert_true(g.d.cell[0][v64].lo > 2.0);         /* blog: surely over twice its best */
+	assert_int_equal(g.nflags, 1);
+	assert_string_equal(g.values[g.flags[0].v], "0");
+	regret_free(&g);
+	text = text_of(&v);
+	expect(text, "64 costs blog 2.87x its best, sparse 1.00x its best.");
+	expect(text, "Provisional after 3 rounds");
+	assert_null(strstr(text, "indistinguishable"));
+	free(text);
+	verdict_free(&v);
+}
+
+/* Racing on the records: what leaves, and why. */
+static void racing(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	enum decision_drop why[DECISION_MAX_VALUES];
+	size_t by[DECISION_MAX_VALUES];
+	char err[1024];
+
+	(void)state;
+	/* concurrency-bound: 32 decided; 64 above it, the smaller ones out */
+	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(decision_race(&g.in, &g.d, why, by), 5);
+	assert_int_equal(why[5], DECISION_ABOVE);               /* 64 */
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(why[k], DECISION_OUT);         /* 0, 1, 4, 16 */
+	assert_int_equal(why[4], DECISION_KEEP);                /* 32, the answer */
+	assert_string_equal(g.values[by[0]], "32");
+	regret_free(&g);
+	verdict_free(&v);
+	/* presets that disagree, decided at a price on 4: 1 costs more at
+	 * worst than 4 can and is nobody's reference, so it leaves; 0, blog's
+	 * fastest, stays; 16, 32 and 64 are above the decided answer */
+	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(decision_race(&g.in, &g.d, why, by), 4);
+	assert_int_equal(why[1], DECISION_OUT);
+	assert_string_equal(g.values[by[1]], "4");
+	assert_int_equal(why[0], DECISION_KEEP);
+	assert_int_equal(why[2], DECISION_KEEP);
+	for (int k = 3; k < 6; k++)
+		assert_int_equal(why[k], DECISION_ABOVE);
+	regret_free(&g);
 	verdict_free(&v);
 }
 
@@ -155,7 +268,7 @@ static void refused_and_missing(void **state)
 	assert_non_null(strstr(v.missing, "replay-sparse (no replay points recorded)"));
 	assert_non_null(strstr(v.missing, "device (no device curve recorded)"));
 	text = text_of(&v);
-	expect(text, "Recommended for this storage: effective_io_concurrency = 32.");
+	expect(text, "Set effective_io_concurrency = 32 for the tablespace measured");
 	expect(text, "The sweep of blog has no finished trials");
 	expect(text, "The replay of its heap blocks is not in the records");
 	expect(text, "Not in the records");
@@ -175,6 +288,10 @@ int main(void)
 		cmocka_unit_test(pairs),
 		cmocka_unit_test(disagree),
 		cmocka_unit_test(noisy),
+		cmocka_unit_test(bound),
+		cmocka_unit_test(disturbed),
+		cmocka_unit_test(quick_issue),
+		cmocka_unit_test(racing),
 		cmocka_unit_test(refused_and_missing),
 	};
 

@@ -32,6 +32,9 @@ struct sweep_opts {
 	long long max_runs;
 	double budget_s;
 	long long sample_ms;
+	bool race, prime;
+	long long margin_pct;
+	struct opt_list peers;
 };
 
 static const struct opt_desc sweep_table[] = {
@@ -68,6 +71,14 @@ static const struct opt_desc sweep_table[] = {
 	  "skip the check for caches below this machine before the first trial" },
 	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "50",
 	  "how often the device and the backend are sampled during the query" },
+	{ "race", OPT_FLAG, offsetof(struct sweep_opts, race), 0, 0, NULL, NULL,
+	  "after each round from the third, drop the values that cannot be the answer; stop when it is decided or at --max-runs / --budget" },
+	{ "margin", OPT_INT, offsetof(struct sweep_opts, margin_pct), 1, 50, "PCT", "10",
+	  "a value is as good as the fastest when its time is shown within this many percent of it" },
+	{ "prime", OPT_FLAG, offsetof(struct sweep_opts, prime), 0, 0, NULL, NULL,
+	  "run one untimed priming trial before the first recorded one (recorded as priming, never counted)" },
+	{ "peer", OPT_LIST, offsetof(struct sweep_opts, peers), 0, 0, "DIR",
+	  NULL, "with --race: a finished sweep of another query whose records the decision takes too (repeatable)" },
 	{ 0 }
 };
 
@@ -101,9 +112,13 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 {
 	long long runs = o->runs ? o->runs : 3;
 
-	if (!o->until_separated && (o->max_runs || o->budget_s > 0)) {
-		snprintf(err, errlen, "--%s only counts with --until-separated; give that too, or leave it out",
+	if (!o->until_separated && !o->race && (o->max_runs || o->budget_s > 0)) {
+		snprintf(err, errlen, "--%s only counts with --until-separated or --race; give one, or leave it out",
 			 o->max_runs ? "max-runs" : "budget");
+		return -EINVAL;
+	}
+	if (!o->race && o->peers.n) {
+		snprintf(err, errlen, "--peer '%s' only counts with --race; give that too, or leave it out", o->peers.v[0]);
 		return -EINVAL;
 	}
 	if (o->max_runs && o->max_runs < runs) {
@@ -111,7 +126,7 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 			 o->max_runs, runs, runs);
 		return -EINVAL;
 	}
-	if (o->until_separated && !o->max_runs)
+	if ((o->until_separated || o->race) && !o->max_runs)
 		o->max_runs = runs > 10 ? runs : 10;
 	return 0;
 }
@@ -133,6 +148,8 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.warm = o->warm, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
 		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
+		.race = o->race, .prime = o->prime, .margin = o->margin_pct ? (double)o->margin_pct / 100 : 0,
+		.peers = o->peers.v, .npeers = o->peers.n,
 	};
 	r->stop = &cli_stopped;
 	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,
@@ -155,7 +172,7 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep_opts o = { .order_seed = -1 };
 	struct bitmap_cfg b = { 0 };
 	struct runner r = { 0 };
-	char err[OPT_ERR_MAX + 512];
+	char err[4096];
 	int ret;
 
 	server_cfg_defaults(&o.srv);
@@ -171,7 +188,8 @@ int cmd_sweep(int argc, char **argv)
 		return fail(ret, err);
 	}
 	cli_catch_stop(true);
-	ret = cmd_exit_code(runner_main(&r, argc + 2, argv - 2, finish));	/* see cmd.h */
+	ret = runner_main(&r, argc + 2, argv - 2, finish, err, sizeof(err));	/* see cmd.h */
+	ret = cmd_runner_end(&r, ret, err, true);
 	query_free(&b.q);
 	json_decref(b.refs);
 	json_decref(b.cache_check);

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "bench/cli/stop.h"
+#include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
 #include "bench/cli/manpage.h"
@@ -26,6 +26,7 @@
 #include "bench/pg/sqltext.h"
 #include "bench/tpcb/tpcb.h"
 #include "bench/tpcb/tpcb_report.h"
+#include "io/rng.h"
 
 #define CMD "tpcb"
 /* -R: a mean gap of at most 1000 s between starts (the schedule's times
@@ -71,11 +72,7 @@ static void show_step(void *arg, const char *step, double done, double total,
 
 static int resolve(const struct server_cfg *cfg, struct server *s, char *err, size_t errlen)
 {
-	int ret = server_resolve(cfg, s, err, errlen);
-
-	if (ret == 0)
-		ret = lock_hold_cluster(s, err, errlen);
-	return ret < 0 ? ret : server_ready_db(s, err, errlen);
+	return cluster_take(cfg, s, CLUSTER_DB, "tpcb", err, errlen);
 }
 
 static void print_init(const struct tpcb_init_result *r, bool json)
@@ -209,15 +206,6 @@ static int pick_builtin(const struct run_opts *o, enum tpcb_builtin *b, char *er
 	return 0;
 }
 
-static uint64_t random_seed(void)
-{
-	uint64_t v;
-
-	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
-		v = (uint64_t)time(NULL) ^ (uint64_t)clock();
-	return v & INT64_MAX;
-}
-
 /* Options into the library's config; the checks that need no server. */
 static int make_config(const struct run_opts *o, struct tpcb_config *c, char *err, size_t errlen)
 {
@@ -243,7 +231,7 @@ static int make_config(const struct run_opts *o, struct tpcb_config *c, char *er
 	c->progress_s = o->progress;
 	c->per_statement = o->per_statement;
 	c->max_tries = (int)o->max_tries;
-	c->seed = o->seed >= 0 ? (uint64_t)o->seed : random_seed();
+	c->seed = o->seed >= 0 ? (uint64_t)o->seed : rng_fresh_seed(INT64_MAX);
 	c->scale = o->scale;
 	c->aggregate_s = o->aggregate;
 	c->wait_bound_s = o->srv.timeout_s;
@@ -300,31 +288,17 @@ static json_t *settings_json(struct session *s)
 	return o;
 }
 
-static json_t *device_json(const struct session *s)
-{
-	struct device_info dev;
-
-	if (s->srv.external || sysstat_device_for_path(s->srv.datadir, &dev) < 0)
-		return json_null();
-	return record_device_json(&dev);
-}
-
 static int write_meta(struct session *s, int argc, char **argv)
 {
-	json_t *meta = json_object();
-	int ret = record_dir_create(NULL, CMD, s->o.out, s->dir, sizeof(s->dir),
-				    s->err, sizeof(s->err));
+	const struct record_head head = { .command = CMD " run", .argc = argc, .argv = argv,
+		.device = true, .device_path = s->srv.external ? NULL : s->srv.datadir };
+	json_t *meta;
+	int ret = lock_hold_new_folder(CMD, s->o.out, s->dir, sizeof(s->dir), s->err, sizeof(s->err));
 
-	if (ret == 0)
-		ret = lock_hold_folder(s->dir, s->err, sizeof(s->err));
-
-	if (ret < 0) {
-		json_decref(meta);
-		return ret == -EEXIST && s->o.out ? -EINVAL : ret;
-	}
-	json_object_set_new(meta, "command", json_string(CMD " run"));
-	record_meta_host(meta, argc, argv, time(NULL));
-	json_object_set_new(meta, "device", device_json(s));
+	if (ret < 0)
+		return ret;
+	if (!(meta = record_meta_new(&head, NULL)))
+		return -ENOMEM;
 	json_object_set_new(meta, "server", json_pack("{s:i, s:s, s:I, s:o}",
 		"version_num", s->target.server_version, "version", s->target.server_version_str,
 		"scale", (json_int_t)s->target.scale, "settings", settings_json(s)));

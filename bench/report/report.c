@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/record/record.h"
+#include "bench/report/decision.h"
 #include "bench/report/report.h"
 #include "bench/report/stats.h"
 
@@ -104,6 +105,8 @@ static int load_meta(const char *dir, struct report *r, char *err, size_t errlen
 				  "report reads folders written by eicbench sweep (meta.json \"command\": \"sweep\")",
 				  dir, cmd ? cmd : "(no command)");
 	r->version_num = (long)report_num_at(r->meta, "server.version_num");
+	r->margin = report_num_at(r->meta, "plan.racing.margin") > 0 ?
+		    report_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
 	return 0;
 }
 
@@ -211,7 +214,7 @@ static size_t trial_key(struct report *r, const json_t *t)
 	const char *q = report_str_at(t, "query", NULL);
 	size_t key, s, i;
 
-	if (isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
+	if (report_trial_priming(t) || isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
 		return REPORT_NONE;
 	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
 		return REPORT_NONE;
@@ -355,9 +358,13 @@ static int summarize(const struct report *r, struct report_group *g, const json_
 
 	g->runs = k;
 	g->times = malloc((k + 1) * sizeof(*g->times));
-	if (!g->times)
+	g->rounds = malloc((k + 1) * sizeof(*g->rounds));
+	if (!g->times || !g->rounds)
 		return -ENOMEM;
 	memcpy(g->times, buf, k * sizeof(*buf));
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (!isnan(report_num_at(t[i], r->heap_phase ? HEAP_MS : EXEC_MS)))
+			g->rounds[j++] = (int)json_integer_value(json_object_get(t[i], "round"));
 	g->median_ms = stats_median(buf, k);
 	g->min_ms = stats_min(buf, k);
 	g->max_ms = stats_max(buf, k);
@@ -444,7 +451,9 @@ static int group_trials(struct report *r)
 		const json_t *t = json_array_get(r->trials, i);
 
 		keys[i] = trial_key(r, t);
-		if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
+		if (report_trial_priming(t))
+			r->priming++;
+		else if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
 			r->mismatched++;
 		else
 			r->skipped += keys[i] == REPORT_NONE;
@@ -452,6 +461,31 @@ static int group_trials(struct report *r)
 	ret = make_groups(r, keys, n);
 	free(keys);
 	return ret;
+}
+
+int report_trial_priming(const json_t *t)
+{
+	return json_is_true(json_object_get(t, "priming"));
+}
+
+size_t report_trial_group(const struct report *r, const json_t *t)
+{
+	size_t key = trial_key((struct report *)r, t);
+
+	for (size_t i = 0; key != REPORT_NONE && i < r->ngroups; i++) {
+		size_t k = r->groups[i].query;
+
+		for (size_t s = 0; s < r->nsettings; s++)
+			k = k * r->settings[s].nvalues + r->groups[i].value[s];
+		if (k == key)
+			return i;
+	}
+	return REPORT_NONE;
+}
+
+double report_trial_ms(const struct report *r, const json_t *t)
+{
+	return report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS);
 }
 
 /* ---- series, speedups, recommendation ---- */
@@ -525,7 +559,65 @@ static void versus_fastest(struct report_group *g, const struct report_group *f)
 	g->indistinguishable = g->ci_vs_fastest.lo <= 1.0;
 }
 
-/* Fastest median; then the smallest value indistinguishable from it. */
+/*
+ * The series' decision (bench/report/decision.h): its values' times paired
+ * within rounds. The recommendation is the smallest value within the
+ * margin of the fastest; "separated" when that is decided; "all_overlap"
+ * when no value is told apart (none shown outside the margin).
+ */
+static void decide(struct report *r, struct report_series *se, size_t id)
+{
+	size_t idx[r->ngroups + 1], n = report_series_groups(r, id, idx), nout = 0;
+	struct decision_input in = { .nvalues = n, .nqueries = 1, .margin = r->margin };
+	struct decision *d = calloc(1, sizeof(*d));
+	double *ms;
+	int rounds = 0;
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < r->groups[idx[k]].runs; i++)
+			rounds = r->groups[idx[k]].rounds[i] > rounds ? r->groups[idx[k]].rounds[i] : rounds;
+	in.nrounds = (size_t)(rounds > 0 ? rounds : 1);
+	ms = malloc((n * in.nrounds + 1) * sizeof(*ms));
+	if (!d || !ms || n > DECISION_MAX_VALUES || in.nrounds > DECISION_MAX_ROUNDS) {
+		free(d), free(ms);
+		return;	/* the old figures stand; nothing is recommended */
+	}
+	for (size_t i = 0; i < n * in.nrounds; i++)
+		ms[i] = NAN;
+	for (size_t k = 0; k < n; k++) {
+		const struct report_group *g = &r->groups[idx[k]];
+
+		in.values[k] = report_value(r, g, r->swept);
+		for (size_t i = 0; i < g->runs; i++)
+			if (g->rounds[i] >= 1)
+				ms[k * in.nrounds + (size_t)(g->rounds[i] - 1)] = g->times[i];
+	}
+	in.ms = ms;
+	se->nindist = 0;
+	if (decision_make(&in, d) == 0 && d->answer != (size_t)-1) {
+		for (size_t k = 0; k < n; k++) {
+			struct report_group *g = &r->groups[idx[k]];
+
+			g->regret = d->cell[0][k].est;
+			g->regret_lo = d->cell[0][k].lo;
+			g->regret_hi = d->cell[0][k].hi;
+			g->indistinguishable = d->good[k];
+			g->out = d->bad[k];
+			se->nindist += d->good[k] && idx[k] != se->fastest;
+			nout += d->bad[k];
+		}
+		se->recommended = idx[d->answer];
+		se->decided = d->decided;
+		se->df = d->q[0].df;
+	}
+	se->all_overlap = se->nvalues > 1 && nout == 0;
+	se->separated = se->decided;
+	se->recommends = se->min_runs >= 2 && !se->all_overlap && se->recommended != REPORT_NONE;
+	free(d);
+	free(ms);
+}
+
+/* Fastest median; then the smallest value within the margin of it. */
 static void pick(struct report *r, struct report_series *se, size_t id)
 {
 	struct report_group *g;
@@ -553,9 +645,7 @@ static void pick(struct report *r, struct report_series *se, size_t id)
 		if (se->recommended == REPORT_NONE || report_before(r, g, &r->groups[se->recommended]))
 			se->recommended = i;
 	}
-	se->all_overlap = se->nvalues > 1 && se->nindist == se->nvalues - 1;
-	se->separated = se->min_runs >= REPORT_RUNS_FOR_95 && !se->all_overlap;
-	se->recommends = se->min_runs >= 2 && !se->all_overlap;
+	decide(r, se, id);
 }
 
 int report_separated(const struct report *r)
@@ -649,8 +739,10 @@ void report_free(struct report *r)
 		free(r->settings[s].values);
 		free(r->settings[s].num);
 	}
-	for (size_t i = 0; i < r->ngroups; i++)
+	for (size_t i = 0; i < r->ngroups; i++) {
 		free(r->groups[i].times);
+		free(r->groups[i].rounds);
+	}
 	free(r->groups);
 	free(r->series);
 	json_decref(r->trials);

@@ -56,13 +56,17 @@ struct report_group {
 	size_t no_bitmap;                     /* of those, plans without a Bitmap Heap Scan */
 	const char *top_node;                 /* of the first such plan, or NULL */
 	double *times;                        /* the measured time of each run */
+	int    *rounds;                       /* the round of each of those runs */
 	double median_ms, min_ms, max_ms;
 	struct stats_interval ci;             /* of the median */
 	double speedup_vs_0, speedup_vs_1;    /* median there / median here; NAN if absent */
 	struct stats_interval ci_vs_0, ci_vs_1;
 	double vs_fastest;                    /* median here / the series' fastest median */
 	struct stats_interval ci_vs_fastest;  /* its bootstrap interval */
-	int    indistinguishable;             /* that interval holds 1 (the fastest: 1) */
+	int    indistinguishable;             /* within the margin of the fastest: the paired
+					       * regret's upper bound (bench/report/decision.h) */
+	double regret, regret_lo, regret_hi;  /* paired within rounds, 95% one-sided bounds */
+	int    out;                           /* the regret's lower bound exceeds the margin */
 	double exec_ms, exec_min_ms, exec_max_ms;
 	double index_ms, index_share;         /* index phase, and its share of the execution */
 	double other_ms;                      /* the execution outside both phases */
@@ -99,6 +103,8 @@ struct report_series {
 	size_t min_runs;              /* fewest runs of any value */
 	int    separated, all_overlap;
 	int    recommends;            /* a recommendation stands: 2+ runs, not all_overlap */
+	int    decided;               /* the answer is within and every smaller value out */
+	double df;                    /* degrees of freedom of the paired bounds */
 };
 
 struct report {
@@ -119,9 +125,12 @@ struct report {
 	size_t  nseries;
 	size_t  skipped;              /* trials matching no grid combination or without a time */
 	size_t  mismatched;           /* trials left out: their plan differed (plan_check) */
+	size_t  priming;              /* priming trials (untimed for the answer), left out */
 	int     heap_phase;           /* 1: times are the heap phase's, 0: the execution's */
 	int     split;                /* 1: every trial's samples were split by phase */
 	int     aio;                  /* 1: some trial sampled pg_aios in its heap phase (18) */
+	int     per_query;            /* 1: one query of a run, whose answer is the run's */
+	double  margin;               /* of the decision: plan.racing.margin, else 0.10 */
 };
 
 /*
@@ -183,6 +192,14 @@ int report_folder(const char *dir, enum report_format format, int plot, FILE *ou
  * plot is a note there, not an error). 0 or -errno with ERR.
  */
 int report_sweep_finish(const char *dir, FILE *out, char *err, size_t errlen);
+
+/* Trial T (a record of R's trials) is a priming trial, never counted. */
+int report_trial_priming(const json_t *t);
+/* The group trial T counts in, or REPORT_NONE (priming, no time, plan
+ * differed, settings outside the grid). */
+size_t report_trial_group(const struct report *r, const json_t *t);
+/* Trial T's measured time in ms (heap phase or execution, as R measures). */
+double report_trial_ms(const struct report *r, const json_t *t);
 
 /* ---- shared by the report_*.c files ---- */
 

@@ -107,42 +107,49 @@ static void explain_index_share(FILE *f, const struct report *r, const size_t *i
 	explain_other(f, r, idx, n);
 }
 
-/* Which values are indistinguishable from the fastest, which slower. */
+/* Which values are within the margin of the fastest, which out. */
 static void explain_recommendation(FILE *f, const struct report *r, const struct report_series *se,
 				   const size_t *idx, size_t n)
 {
 	const char *name = r->settings[r->swept].name, *best = report_explain_value(r, se->fastest);
+	const struct report_group *rec = se->recommended == REPORT_NONE ? NULL : &r->groups[se->recommended];
 	bool in[n + 1], out[n + 1];
 	size_t nin = 0, nout = 0;
+	double pct = r->margin * 100;
 
 	for (size_t i = 0; i < n; i++) {
 		in[i] = idx[i] != se->fastest && r->groups[idx[i]].indistinguishable;
-		out[i] = !in[i] && idx[i] != se->fastest;
+		out[i] = idx[i] != se->fastest && r->groups[idx[i]].out;
 		nin += in[i], nout += out[i];
 	}
-	if (se->min_runs < 2)
+	if (se->min_runs < 2 || !rec)
 		return;		/* no spread: explain_confidence says so */
 	if (se->all_overlap) {
-		fprintf(f, " No value is clearly better: for each of the other %zu values the interval of its median over the fastest's holds 1, so these runs cannot tell them apart; they support no change from the server's default. More runs narrow the intervals (--until-separated).",
-			n - 1);
+		fprintf(f, " No value is shown slower than the fastest by more than %.0f%%: paired within rounds, every value's regret has a lower bound within the margin, so these runs support no change from the server's default. More rounds narrow the bounds (--until-separated).",
+			pct);
 		return;
 	}
-	if (se->recommended == se->fastest)
-		fprintf(f, " Recommended: %s = %s, the fastest.", name, best);
+	fprintf(f, " %s %s = %s", r->per_query ? "This query's own best (for it alone; the run's answer is the verdict's):" :
+		se->decided ? "Recommended:" : "Provisional:", name, report_explain_value(r, se->recommended));
+	if (rec->indistinguishable)
+		fprintf(f, ", the smallest value within %.0f%% of the fastest%s%s (regret %.2fx, its upper bound %.2fx, paired within rounds).",
+			pct, se->recommended == se->fastest ? "" : ", ", se->recommended == se->fastest ? "" : best,
+			rec->regret, rec->regret_hi);
 	else
-		fprintf(f, " Recommended: %s = %s, the smallest value indistinguishable from the fastest, %s (%.2fx its time, 95%% interval %.2f-%.2fx).",
-			name, report_explain_value(r, se->recommended), best, r->groups[se->recommended].vs_fastest,
-			r->groups[se->recommended].ci_vs_fastest.lo, r->groups[se->recommended].ci_vs_fastest.hi);
+		fprintf(f, ": no value is shown within %.0f%% of the fastest yet (this one's regret %.2fx, upper bound %.2fx).",
+			pct, rec->regret, rec->regret_hi);
+	if (!se->decided && !r->per_query)
+		fprintf(f, " It is not decided: a smaller value is not yet shown outside the margin, or this one not yet within it.");
 	if (nin) {
 		fprintf(f, " ");
 		report_explain_set(f, r, idx, n, in);
-		fprintf(f, " %s indistinguishable from %s (the interval of the ratio of medians holds 1)",
-			nin == 1 ? "is" : "are", best);
+		fprintf(f, " %s within the margin of %s", nin == 1 ? "is" : "are", best);
 	}
 	if (nout) {
 		fprintf(f, "%s", nin ? "; " : " ");
 		report_explain_set(f, r, idx, n, out);
-		fprintf(f, " %s slower (the interval lies above 1)", nout == 1 ? "is" : "are");
+		fprintf(f, " %s slower by more than the margin (the lower bound of the regret is above %.2fx)",
+			nout == 1 ? "is" : "are", 1 + r->margin);
 	}
 	if (nin || nout)
 		fprintf(f, ".");
@@ -269,7 +276,7 @@ static void para_bound(FILE *f, const struct report *r, size_t s, const size_t *
 	report_explain_bound(f, r, s, idx, n);
 }
 
-/* The check of the run whose step the sweep is (cmd_run.c: the run checks
+/* The check of the run whose step the sweep is (bench/cmd/run_steps.c: the run checks
  * once, its sweeps do not), when it ran; NULL else. Free with json_decref. */
 static json_t *run_cache_check(const struct report *r)
 {

@@ -53,8 +53,10 @@ static void load_query(struct verdict *v, const char *name, const char *sub)
 	q->name = name;
 	snprintf(tmp, sizeof(tmp), "%s/%.70s", v->dir, sub);
 	memcpy(q->sweep_dir, tmp, sizeof(tmp));
-	if (report_load(q->sweep_dir, &q->rep, err, sizeof(err)) == 0)
+	if (report_load(q->sweep_dir, &q->rep, err, sizeof(err)) == 0) {
 		q->have_rep = 1;
+		q->rep.per_query = 1;
+	}
 	else
 		note_missing(v, sub, err);
 	if (rsub) {
@@ -166,61 +168,4 @@ int verdict_pair(const struct verdict_query *q, const char *value, struct verdic
 	    (p->replay0_ms - p->replay_ms) * saved > 0)
 		p->accounted = (p->replay0_ms - p->replay_ms) / saved;
 	return 0;
-}
-
-/* ---- the storage-wide pick ---- */
-
-/* Is VALUE swept in every query with a sweep? */
-static int in_every(const struct verdict *v, const char *value)
-{
-	for (int i = 0; i < v->nq; i++)
-		if (v->q[i].have_rep && !group_of(&v->q[i].rep, value))
-			return 0;
-	return 1;
-}
-
-static void judge(const struct verdict *v, const char *value, int *all, double *worst)
-{
-	*all = 1;
-	*worst = 0;
-	for (int i = 0; i < v->nq; i++) {
-		const struct report_group *g;
-
-		if (!v->q[i].have_rep)
-			continue;
-		g = group_of(&v->q[i].rep, value);
-		*all &= g->indistinguishable;
-		if (g->vs_fastest > *worst)
-			*worst = g->vs_fastest;
-	}
-}
-
-void verdict_pick(const struct verdict *v, struct verdict_pick *out)
-{
-	const struct report *r = NULL;
-
-	memset(out, 0, sizeof(*out));
-	for (int i = 0; !r && i < v->nq; i++)
-		if (v->q[i].have_rep)
-			r = &v->q[i].rep;
-	if (!r)
-		return;
-	/* in the first sweep's order by number: the smallest first */
-	size_t idx[r->ngroups + 1], n = report_series_groups(r, 0, idx);
-
-	for (size_t k = 0; k < n; k++) {
-		const char *value = report_value(r, &r->groups[idx[k]], r->swept);
-		int all;
-		double worst;
-
-		if (!in_every(v, value))
-			continue;
-		judge(v, value, &all, &worst);
-		if (all && !out->in_all) {
-			*out = (struct verdict_pick){ value, 1, worst };
-			return;
-		}
-		if (!out->value || worst < out->worst)
-			*out = (struct verdict_pick){ value, 0, worst };
-	}
 }

@@ -51,14 +51,6 @@ struct verdict_pair {
 	double heap_cpu_s;                     /* the backend's CPU in the heap phase */
 };
 
-/* The storage-wide pick: the smallest value indistinguishable from every
- * query's fastest, else the one whose worst ratio to a fastest is least. */
-struct verdict_pick {
-	const char *value;                     /* NULL when no value is in every sweep */
-	int    in_all;                         /* indistinguishable in every query */
-	double worst;                          /* its largest median / fastest median */
-};
-
 /*
  * Load run folder DIR. A subfolder that is missing or unreadable is noted in
  * V->missing and left out; no sweep at all is -EINVAL. Free with
@@ -73,7 +65,6 @@ double verdict_replay_ms(const struct verdict_query *q, const char *engine, unsi
 /* Pair the value VALUE of query Q. 0, or -1 when the sweep lacks it. */
 int verdict_pair(const struct verdict_query *q, const char *value, struct verdict_pair *p);
 
-void verdict_pick(const struct verdict *v, struct verdict_pick *out);
 
 /*
  * The whole ending of a run: load DIR, make the plots, write report.md and

@@ -13,10 +13,55 @@
 #include <string.h>
 
 #include "bench/record/semantics.h"
+#include "bench/report/verdict_box.h"
 
 static const char *eic_name = "effective_io_concurrency";
 
 /* ---- context ---- */
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "not in sysfs";
+}
+
+/* The device under the data directory, as sysfs described it. */
+static void device_facts(struct doc *d, const json_t *m)
+{
+	const json_t *dev = json_object_get(m, "device"), *rot = json_object_get(dev, "rotational");
+	double size = report_num_at(m, "device.size_bytes");
+	char sz[32] = "not recorded";
+
+	if (size > 0)
+		snprintf(sz, sizeof(sz), "%.1f GiB", size / (1024.0 * 1024 * 1024));
+	doc_table(d, 2, (const char *const[]){ "device", report_str_at(dev, "name", NULL) ?: "unknown" });
+	doc_row(d, (const char *const[]){ "model", or_unknown(report_str_at(dev, "model", NULL)) });
+	doc_row(d, (const char *const[]){ "vendor", or_unknown(report_str_at(dev, "vendor", NULL)) });
+	doc_row(d, (const char *const[]){ "size", sz });
+	doc_row(d, (const char *const[]){ "transport", or_unknown(report_str_at(dev, "transport", NULL)) });
+	doc_row(d, (const char *const[]){ "rotational", !json_is_boolean(rot) ? "not in sysfs" : !json_is_true(rot) ? "no" :
+		!strcmp(report_str_at(dev, "transport", NULL) ?: "", "virtio") ?
+		"yes, says the kernel (a virtio disk says so unless its host tells otherwise)" : "yes (a spinning disk, says the kernel)" });
+	doc_row(d, (const char *const[]){ "scheduler", or_unknown(report_str_at(dev, "scheduler", NULL)) });
+	{
+		char q[32], ra[32], ms[32];
+
+		doc_num(q, sizeof(q), "%.0f", report_num_at(m, "device.nr_requests"));
+		doc_num(ra, sizeof(ra), "%.0f KiB", report_num_at(m, "device.read_ahead_kb"));
+		doc_num(ms, sizeof(ms), "%.0f KiB", report_num_at(m, "device.max_sectors_kb"));
+		doc_row(d, (const char *const[]){ "queue depth (nr_requests)", q });
+		doc_row(d, (const char *const[]){ "read-ahead", ra });
+		doc_row(d, (const char *const[]){ "largest request", ms });
+	}
+	doc_row(d, (const char *const[]){ "file system", or_unknown(report_str_at(dev, "fstype", NULL)) });
+	if (json_array_size(json_object_get(dev, "members")))
+		doc_row(d, (const char *const[]){ "members", "an md or dm device: its members are in the records" });
+	if (json_object_get(dev, "emulated")) {
+		char *txt = json_dumps(json_object_get(dev, "emulated"), JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+
+		doc_row(d, (const char *const[]){ "emulated model", txt ? txt : "?" });
+		free(txt);
+	}
+}
 
 static void context(struct doc *d, const struct verdict *v)
 {
@@ -32,14 +77,8 @@ static void context(struct doc *d, const struct verdict *v)
 	json_array_foreach(cl, i, a)
 		p += snprintf(p, sizeof(line) - (size_t)(p - line), "%s%s", i ? " " : "",
 			      json_string_value(a) ?: "");
-	doc_para(d, "Device: %s%s%s, %s file system, scheduler %s, read_ahead_kb %.0f, max_sectors_kb %.0f%s. Server: PostgreSQL %s, shared_buffers %s, work_mem %s. Data set: %.0f rows. Host: %s, %.0f CPUs, kernel %s.",
-		 report_str_at(m, "device", "name") ?: "unknown",
-		 report_str_at(m, "device", "model") && *report_str_at(m, "device", "model") ? ", model " : "",
-		 report_str_at(m, "device", "model") ?: "",
-		 report_str_at(m, "device", "fstype") ?: "an unknown", report_str_at(m, "device", "scheduler") ?: "?",
-		 report_num_at(m, "device.read_ahead_kb"), report_num_at(m, "device.max_sectors_kb"),
-		 json_object_get(json_object_get(m, "device"), "emulated") ? " (an emulated device: eicbench device emulate; its members' counters are in the records)" :
-		 json_array_size(json_object_get(json_object_get(m, "device"), "members")) ? " (an md or dm device: its members are in the records)" : "",
+	device_facts(d, m);
+	doc_para(d, "Server: PostgreSQL %s, shared_buffers %s, work_mem %s. Data set: %.0f rows. Host: %s, %.0f CPUs, kernel %s.",
 		 report_str_at(m, "server", "version") ?: "?",
 		 report_str_at(json_object_get(m, "server"), "settings", "shared_buffers") ?: "?",
 		 report_str_at(json_object_get(m, "server"), "settings", "work_mem") ?: "?",
@@ -52,71 +91,9 @@ static void context(struct doc *d, const struct verdict *v)
 
 /* ---- the answer ---- */
 
-static const struct report_group *fastest(const struct verdict_query *q)
-{
-	return &q->rep.groups[q->rep.series[0].fastest];
-}
-
 static const char *value_of(const struct report *r, const struct report_group *g)
 {
 	return report_value(r, g, r->swept);
-}
-
-static void why_pick(struct doc *d, const struct verdict *v, const struct verdict_pick *pk)
-{
-	char *text = NULL, a[32], b[32];
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return;
-	if (pk->in_all)
-		fprintf(f, "It is the smallest value indistinguishable from the fastest in every query:");
-	else
-		fprintf(f, "No value is indistinguishable from the fastest in every query; %s costs the least at worst (%.2fx a fastest median):",
-			pk->value, pk->worst);
-	for (int i = 0; i < v->nq; i++) {
-		const struct verdict_query *q = &v->q[i];
-		const struct report_group *g = NULL, *fa;
-
-		if (!q->have_rep)
-			continue;
-		fa = fastest(q);
-		for (size_t k = 0; k < q->rep.ngroups; k++)
-			if (!strcmp(value_of(&q->rep, &q->rep.groups[k]), pk->value))
-				g = &q->rep.groups[k];
-		if (!g)
-			continue;
-		fprintf(f, "%s %s was fastest at %s (%s heap phase)", i ? ";" : "",
-			q->name, value_of(&q->rep, fa), report_fmt_ms(a, sizeof(a), fa->median_ms));
-		if (g != fa)
-			fprintf(f, " and took %s at %s (%.2fx%s)", report_fmt_ms(b, sizeof(b), g->median_ms),
-				pk->value, g->vs_fastest, g->indistinguishable ? ", indistinguishable from it" : "");
-	}
-	fprintf(f, ".");
-	/* what each query's own best would cost the others */
-	for (int i = 0; i < v->nq; i++) {
-		const struct verdict_query *q = &v->q[i];
-		const char *own = q->have_rep ? value_of(&q->rep, fastest(q)) : NULL;
-
-		if (!own || !strcmp(own, pk->value))
-			continue;
-		for (int k = 0; k < v->nq; k++) {
-			const struct report_group *g = NULL;
-
-			if (k == i || !v->q[k].have_rep)
-				continue;
-			for (size_t j = 0; j < v->q[k].rep.ngroups; j++)
-				if (!strcmp(value_of(&v->q[k].rep, &v->q[k].rep.groups[j]), own))
-					g = &v->q[k].rep.groups[j];
-			if (g)
-				fprintf(f, " %s's own best, %s, would cost %s %.2fx its fastest time.",
-					q->name, own, v->q[k].name, g->vs_fastest);
-		}
-	}
-	if (fclose(f) == 0)
-		doc_text(d, text);
-	free(text);
 }
 
 static long pre13_equivalent(long distance)
@@ -135,11 +112,11 @@ static void apply_lines(struct doc *d, const struct verdict *v, const char *valu
 	char code[1024];
 
 	snprintf(code, sizeof(code),
-		 "-- for the data set's tablespace only:\n"
+		 "-- the tablespace measured (%s) only, as in the verdict:\n"
 		 "ALTER TABLESPACE %s SET (effective_io_concurrency = %s);\n"
 		 "-- or for every tablespace without a value of its own:\n"
 		 "ALTER SYSTEM SET effective_io_concurrency = %s;\n"
-		 "SELECT pg_reload_conf();", ts && *ts ? ts : "pg_default", value, value);
+		 "SELECT pg_reload_conf();", ts && *ts ? ts : "pg_default", ts && *ts ? ts : "pg_default", value, value);
 	doc_code(d, code);
 	if (version >= 130000 && version < 180000 && n > 0 && pre13_equivalent(n) >= 0)
 		doc_para(d, "On PostgreSQL 13 to 17 the value is the prefetch distance in pages. On 12 and older, which counted \"spindles\", the smallest value reaching a distance of %ld pages is %s = %ld (%ld pages).",
@@ -156,44 +133,6 @@ static void knee_sentence(FILE *f, const struct verdict *v)
 		json_string_value(json_object_get(e, "engine")) ?: "io_uring",
 		report_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")),
 		json_integer_value(json_object_get(e, "knee_depth")));
-}
-
-static void answer(struct doc *d, const struct verdict *v)
-{
-	struct verdict_pick pk;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int provisional = 0;
-
-	doc_heading(d, 2, "The answer");
-	verdict_pick(v, &pk);
-	for (int i = 0; i < v->nq; i++)
-		provisional |= v->q[i].have_rep && !v->q[i].rep.series[0].separated;
-	if (!pk.value) {
-		doc_para(d, "No value was swept in every query, so there is no one value to recommend for the storage; see each query below.");
-		return;
-	}
-	doc_para(d, "Recommended for this storage: %s = %s%s.", eic_name, pk.value,
-		 provisional ? " (provisional: see below)" : "");
-	why_pick(d, v, &pk);
-	f = open_memstream(&text, &len);
-	if (f) {
-		knee_sentence(f, v);
-		fclose(f);
-		doc_text(d, text + (text[0] == ' '));
-		free(text);
-	}
-	apply_lines(d, v, pk.value);
-	for (int i = 0; i < v->nq; i++) {
-		const struct report_series *se = &v->q[i].rep.series[0];
-
-		if (!v->q[i].have_rep || se->separated)
-			continue;
-		doc_para(d, "Provisional for %s: %s.", v->q[i].name,
-			 se->min_runs < REPORT_RUNS_FOR_95 ? "fewer than 6 runs per value, so its intervals are not 95%" :
-			 "no value was told apart from the fastest");
-	}
 }
 
 /* ---- per query ---- */
@@ -329,7 +268,6 @@ static void query_section(struct doc *d, const struct verdict_query *q, const st
 	size_t i;
 	json_t *p;
 
-	doc_heading(d, 2, "Query %s", q->name);
 	if (!q->have_rep) {
 		doc_para(d, "The sweep of %s has no finished trials in %s.", q->name, q->sweep_dir);
 		return;
@@ -363,7 +301,7 @@ static void device_section(struct doc *d, const struct verdict *v)
 
 	if (!v->device_points)
 		return;
-	doc_heading(d, 2, "The device");
+	doc_details_open(d, "The device's own curve");
 	doc_table(d, 7, heads);
 	json_array_foreach(v->device_points, i, p) {
 		const json_t *st = json_object_get(p, "steady");
@@ -389,6 +327,7 @@ static void device_section(struct doc *d, const struct verdict *v)
 	}
 	snprintf(path, sizeof(path), "%s/device.svg", v->dir);
 	doc_image(d, path, "The device: IOPS and p99 latency against reads in flight, the knee marked.");
+	doc_details_close(d);
 }
 
 static void cache_section(struct doc *d, const struct verdict *v)
@@ -397,9 +336,10 @@ static void cache_section(struct doc *d, const struct verdict *v)
 
 	if (!v->cachecheck)
 		return;
-	doc_heading(d, 2, "Caches below this machine");
+	doc_details_open(d, "Caches below this machine");
 	if (!json_is_true(json_object_get(v->cachecheck, "ran"))) {
 		doc_para(d, "The check did not run: %s.", report_str_at(v->cachecheck, "skipped", NULL) ?: "no reason recorded");
+		doc_details_close(d);
 		return;
 	}
 	doc_para(d, "%.0f blocks of the data set read with O_DIRECT, one at a time, then the same blocks again, then a fresh sample: median %.1f µs, %.1f µs re-read, %.1f µs fresh; median(fresh) / median(re-read) = %.2f (95%% bootstrap interval %.2f-%.2f; a cache below is said when the lower bound exceeds %.1f).",
@@ -413,11 +353,34 @@ static void cache_section(struct doc *d, const struct verdict *v)
 		 report_num_at(v->cachecheck, "threshold"));
 	if ((s = report_str_at(v->cachecheck, "sentence", NULL)) != NULL && *s)
 		doc_para(d, "%c%s.", toupper((unsigned char)s[0]), s + 1);
+	doc_details_close(d);
+}
+
+/* What the answer rests on and how to apply it (a details section). */
+static void applying(struct doc *d, const struct verdict *v, const char *value)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	doc_details_open(d, "Applying it");
+	apply_lines(d, v, value);
+	f = open_memstream(&text, &len);
+	if (f) {
+		knee_sentence(f, v);
+		fclose(f);
+		doc_text(d, text + (text[0] == ' '));
+		free(text);
+	}
+	doc_details_close(d);
 }
 
 void verdict_document(const struct verdict *v, struct doc *d)
 {
 	const struct report *r = NULL;
+	struct regret g;
+	char err[512];
+	int have;
 
 	for (int k = 0; !r && k < v->nq; k++)
 		if (v->q[k].have_rep)
@@ -426,14 +389,36 @@ void verdict_document(const struct verdict *v, struct doc *d)
 		    report_str_at(r->meta, "device", "name") ?: "device unknown",
 		    (int)strcspn(report_str_at(r->meta, "server", "version") ?: "?", " "),
 		    report_str_at(r->meta, "server", "version") ?: "?");
+	have = verdict_regret(v, &g, err, sizeof(err)) == 0;
+	if (have)
+		verdict_box(d, v, &g);
+	else
+		doc_para(d, "No decision: %s.", err);
+	doc_details_open(d, "How it was measured");
 	context(d, v);
-	answer(d, v);
-	for (int i = 0; i < v->nq; i++)
+	doc_details_close(d);
+	if (have) {
+		doc_details_open(d, "Rounds and racing");
+		verdict_racing(d, v, &g);
+		doc_details_close(d);
+		if (verdict_answer(&g))
+			applying(d, v, verdict_answer(&g));
+	}
+	for (int i = 0; i < v->nq; i++) {
+		char head[128];
+
+		snprintf(head, sizeof(head), "Query %s", v->q[i].name);
+		doc_details_open(d, head);
+		doc_para(d, "Query %s, on its own (its own best is per query; the answer for the storage is the verdict's).", v->q[i].name);
 		query_section(d, &v->q[i], v);
+		doc_details_close(d);
+	}
 	device_section(d, v);
 	cache_section(d, v);
 	if (v->missing[0]) {
-		doc_heading(d, 2, "Not in the records");
+		doc_details_open(d, "Not in the records");
 		doc_para(d, "Left out: %s.", v->missing);
+		doc_details_close(d);
 	}
+	regret_free(&g);
 }

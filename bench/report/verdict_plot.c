@@ -14,11 +14,8 @@
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
 #include "bench/report/verdict_doc.h"
+#include "bench/report/verdict_box.h"
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static void block(FILE *f, const char *title)
 {
@@ -50,7 +47,7 @@ static int speedup_data(const struct verdict_query *q, const char *path)
 			y = s == 0 ? p.speedup : s == 1 ? p.predicted : p.replay0_ms / p.uring_ms;
 			lo = s == 0 && !isnan(p.g->ci_vs_0.lo) ? p.g->ci_vs_0.lo : y;
 			hi = s == 0 && !isnan(p.g->ci_vs_0.hi) ? p.g->ci_vs_0.hi : y;
-			if (!strcmp(v, "0") && s == 2)
+			if (!strcmp(v, "0"))	/* the reference: 1 by definition, no interval */
 				y = lo = hi = 1;
 			if (isfinite(y))
 				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, v, y, lo, hi);
@@ -129,35 +126,6 @@ static int write_doc(const struct doc *d, const char *dir, const char *file,
 }
 
 /* The verdict as JSON: the pick and, per query, each value's pair. */
-static json_t *verdict_json(const struct verdict *v)
-{
-	struct verdict_pick pk;
-	json_t *o, *qs = json_array();
-
-	verdict_pick(v, &pk);
-	for (int i = 0; i < v->nq; i++) {
-		const struct verdict_query *q = &v->q[i];
-		json_t *rows = json_array();
-
-		for (size_t k = 0; q->have_rep && k < q->rep.ngroups; k++) {
-			const char *val = report_value(&q->rep, &q->rep.groups[k], q->rep.swept);
-			struct verdict_pair p;
-
-			if (verdict_pair(q, val, &p) < 0)
-				continue;
-			json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "value", val,
-				"heap_ms", jnum(p.heap_ms), "speedup_vs_0", jnum(p.speedup), "replay_ms", jnum(p.replay_ms),
-				"predicted_speedup", jnum(p.predicted), "io_uring_ms", jnum(p.uring_ms),
-				"accounted", jnum(p.accounted), "heap_cpu_s", jnum(p.heap_cpu_s)));
-		}
-		json_array_append_new(qs, json_pack("{s:s, s:o}", "query", q->name, "values", rows));
-	}
-	o = json_pack("{s:o, s:b, s:o, s:o, s:s}", "recommended", pk.value ? json_string(pk.value) : json_null(),
-		      "indistinguishable_in_every_query", pk.in_all, "worst_ratio", jnum(pk.worst),
-		      "queries", qs, "missing", v->missing);
-	return o;
-}
-
 static int write_all(struct verdict *v, struct doc *d, int plot, char *note, size_t notelen,
 		     char *err, size_t errlen)
 {
@@ -197,9 +165,11 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 			ret = html_of(&d, out);
 			break;
 		case REPORT_JSON: {
-			json_t *j = verdict_json(&v);
+			struct regret g;
+			json_t *j = verdict_regret(&v, &g, err, errlen) == 0 ? verdict_box_json(&v, &g) : NULL;
 
-			ret = json_dumpf(j, out, JSON_INDENT(2)) == 0 ? 0 : -ENOMEM;
+			regret_free(&g);
+			ret = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : j ? -ENOMEM : -EINVAL;
 			fputc('\n', out);
 			json_decref(j);
 			break;

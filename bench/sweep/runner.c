@@ -9,20 +9,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench/cli/progress.h"
+#include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/record/record.h"
+#include "bench/report/decision.h"
 #include "bench/report/report.h"
+#include "bench/sweep/race.h"
 #include "bench/sweep/runner.h"
 #include "bench/sweep/runner_meta.h"
 #include "io/clock.h"
 #include "io/faultpoint.h"
+#include "io/rng.h"
 
 const char *runner_value(const struct runner *r, int combo, int i)
 {
@@ -31,7 +34,7 @@ const char *runner_value(const struct runner *r, int combo, int i)
 
 enum settings_context runner_context(const struct runner *r, int i)
 {
-	return (enum settings_context)r->plan.grid.s[i].context;
+	return r->plan.grid.s[i].context;
 }
 
 int runner_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen)
@@ -83,7 +86,7 @@ static int check_setting(struct runner *r, PGconn *c, int i, char *err, size_t e
 	enum settings_context ctx;
 	int ret = settings_context_of(c, st->name, &ctx, err, errlen), k;
 
-	st->context = (enum sweep_context)ctx;
+	st->context = ctx;
 	if (ret == 0 && ctx != SETTINGS_SESSION) {
 		if (r->cfg.warm && ctx == SETTINGS_RESTART && !r->cfg.workload->warms_up) {
 			snprintf(err, errlen, "--set %s needs a server restart, which --warm rules out (a restart empties the caches)",
@@ -266,6 +269,37 @@ static void say_trial(const struct runner *r, int i, const struct sweep_trial *t
 		json_real_value(json_object_get(rec, "wall_ms")) / 1e3, eta);
 }
 
+/*
+ * One untimed trial of T's combination before the first recorded one of
+ * this command (a new sweep, a resumed one, or after a switch of query or
+ * server): recorded with "priming": true, never counted by a report.
+ */
+static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_t errlen)
+{
+	struct sweep_trial p = *t;
+	json_t *rec = NULL;
+	int ret;
+
+	snprintf(p.key, sizeof(p.key), "priming=%d %.480s", r->ran + 1, t->key);
+	ret = run_trial(r, &p, 0, &rec, err, errlen);
+	if (ret == 0) {
+		json_object_set_new(rec, "priming", json_true());
+		ret = record_append(r->dir, RECORD_TRIALS, rec, err, errlen);
+	}
+	if (ret == 0) {
+		char what[128] = "";
+
+		if (r->cfg.workload->say)
+			r->cfg.workload->say(r, rec, what, sizeof(what));
+		fprintf(stderr, "[priming] %-36s %s  (untimed for the answer, %.1f s)\n",
+			t->key + strcspn(t->key, " ") + 1, what,
+			json_real_value(json_object_get(rec, "wall_ms")) / 1e3);
+		r->primed = true;
+	}
+	json_decref(rec);
+	return ret;
+}
+
 static int run_trials(struct runner *r, char *err, size_t errlen)
 {
 	bool *done = calloc((size_t)r->plan.ntrials, sizeof(bool));
@@ -287,6 +321,11 @@ static int run_trials(struct runner *r, char *err, size_t errlen)
 
 		if (done[i])
 			continue;
+		if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
+			ret = prime(r, &r->plan.trials[i], err, errlen);
+			if (ret < 0)
+				break;
+		}
 		if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
 			snprintf(err, errlen, "interrupted");
 			ret = -EINTR;
@@ -343,6 +382,7 @@ static int add_round(struct runner *r, char *err, size_t errlen)
 		return ret;
 	sweep_plan_free(&r->plan);
 	r->plan = p;
+	race_apply_drops(r);
 	grown = sweep_plan_json(&r->plan);
 	json_object_set(plan, "runs", json_object_get(grown, "runs"));
 	json_object_set(plan, "trial_keys", json_object_get(grown, "trial_keys"));
@@ -350,8 +390,46 @@ static int add_round(struct runner *r, char *err, size_t errlen)
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
+static int raced_rounds(struct runner *r, char *err, size_t errlen)
+{
+	const char *cmd = r->cfg.command;
+	char why[128];
+	int ret, decided, flagged;
+
+	for (;;) {
+		double t0 = clock_now_s(), round_s;
+		int ran = r->ran;
+
+		ret = run_trials(r, err, errlen);
+		if (ret == 0)
+			ret = race_after_round(r, &decided, &flagged, err, errlen);
+		if (ret < 0)
+			return ret;
+		round_s = r->ran > ran ? (clock_now_s() - t0) : 0;
+		if (decided) {
+			snprintf(why, sizeof(why), "decided after %d rounds", r->plan.runs);
+		} else if (r->plan.runs >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs)) {
+			snprintf(why, sizeof(why), "--max-runs %d reached%s", r->cfg.max_runs,
+				 flagged ? " (and a round for each round with a flagged run, as many at most)" : "");
+		} else if (r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s) {
+			snprintf(why, sizeof(why), "another round would pass --budget");
+		} else {
+			fprintf(stderr, "eicbench %s: not decided after %d rounds: adding round %d\n",
+				cmd, r->plan.runs, r->plan.runs + 1);
+			if ((ret = add_round(r, err, errlen)) < 0)
+				return ret;
+			continue;
+		}
+		fprintf(stderr, "eicbench %s: racing stopped: %s\n", cmd, why);
+		race_stopped(r, why);
+		return 0;
+	}
+}
+
 static int run_rounds(struct runner *r, char *err, size_t errlen)
 {
+	if (r->cfg.race)
+		return raced_rounds(r, err, errlen);
 	char why[128] = "";
 	const char *cmd = r->cfg.command;
 	double round_s;
@@ -392,29 +470,16 @@ static int run_rounds(struct runner *r, char *err, size_t errlen)
 
 /* ---- setup ---- */
 
-static uint64_t random_seed(void)
-{
-	uint64_t s = 0;
-
-	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
-		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	return s & ((1ULL << 62) - 1);
-}
-
 static int prepare_server(struct runner *r, char *err, size_t errlen)
 {
-	int ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
+	int ret;
 
-	if (ret == 0)
-		ret = lock_hold_cluster(&r->srv, err, errlen);
-
-	if (ret == 0 && r->srv.external && !r->srv.restart_cmd[0] && !r->cfg.warm) {
+	if (r->cfg.srv.dsn && !r->cfg.srv.restart_cmd && !r->cfg.warm) {
 		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
 		return -EINVAL;
 	}
-	if (ret == 0 && !r->srv.external)
-		ret = r->cfg.workload->makes_tables ? server_ready_db(&r->srv, err, errlen) :
-		      server_start(&r->srv, err, errlen);
+	ret = cluster_take(&r->cfg.srv, &r->srv, r->cfg.workload->makes_tables ? CLUSTER_DB : CLUSTER_START,
+			   r->cfg.command, err, errlen);
 	if (ret == 0 && !r->srv.external) {
 		PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 
@@ -438,7 +503,7 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 {
 	int ret;
 
-	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : random_seed();
+	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : rng_fresh_seed((1ULL << 62) - 1);
 
 	if (r->cfg.resume) {
 		ret = lock_hold_folder(r->cfg.resume, err, errlen);
@@ -463,16 +528,19 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 	if (ret == 0 && r->resumed)
 		ret = runner_meta_check_identity(r, err, errlen);
 	if (ret == 0 && !r->resumed) {
-		ret = record_dir_create(NULL, r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
-		if (ret == -EEXIST && r->cfg.out)
-			ret = -EINVAL;	/* the folder the user named is taken */
-		if (ret == 0)
-			ret = lock_hold_folder(r->dir, err, errlen);
+		ret = lock_hold_new_folder(r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
 	}
 	if (ret == 0 && !r->resumed)
 		ret = runner_meta_write(r, argc, argv, err, errlen);
 	else if (ret == 0)
 		json_decref(runner_meta_device(r));	/* only the device to watch */
+	if (ret == 0 && r->resumed)
+		race_resume(r);
+	if (ret == 0 && r->cfg.race && !(r->cfg.margin > 0))
+		r->cfg.margin = report_num_at(r->meta, "plan.racing.margin") > 0 ?
+				report_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
+	if (ret == 0)
+		ret = race_init(r, err, errlen);
 	return ret;
 }
 
@@ -483,42 +551,46 @@ void runner_free(struct runner *r)
 	r->meta = NULL;
 }
 
-/* Put the settings back; a failure is said and makes the run a failure. */
-static int restore(struct runner *r)
+/* Put the settings back; a failure makes the run a failure, its message
+ * added to ERR (which may hold the run's own). */
+static int restore(struct runner *r, char *err, size_t errlen)
 {
-	char err[2048];
+	char why[2048];
+	size_t used = strlen(err);
 
-	if (settings_restore(&r->journal, &r->srv, err, sizeof(err)) == 0)
+	if (settings_restore(&r->journal, &r->srv, why, sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "eicbench %s: %s\n", r->cfg.command, err);
+	snprintf(err + used, errlen - used, "%s%s", used ? "; and the settings were not put back: " : "", why);
 	return -EIO;
 }
 
 int runner_main(struct runner *r, int argc, char **argv,
-		int (*finish)(const char *dir, char *err, size_t errlen))
+		int (*finish)(const char *dir, char *err, size_t errlen), char *err, size_t errlen)
 {
-	const char *cmd = r->cfg.command;
-	char err[4096] = "";
 	int ret, back;
 
+	err[0] = '\0';
+	r->stage = RUNNER_SETUP;
 	r->started_s = clock_now_s();
-	ret = setup(r, argc, argv, err, sizeof(err));
+	ret = setup(r, argc, argv, err, errlen);
 	if (ret < 0) {
-		restore(r);
+		restore(r, err, errlen);
 		runner_free(r);
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 		return ret == -EPROTO ? -EINVAL : ret;
 	}
-	ret = run_rounds(r, err, sizeof(err));
-	back = restore(r);
-	if (ret < 0 && ret != -EINTR)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
-	if (ret < 0)	/* the folder exists once setup is done */
-		fprintf(stderr, "eicbench %s: %sfinished trials are in %s; finish with: eicbench %s --resume %s%s\n",
-			cmd, ret == -EINTR ? "interrupted; " : "", r->dir, cmd, r->dir,
-			r->srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
-	if (ret == 0 && back == 0 && finish && (ret = finish(r->dir, err, sizeof(err))) < 0)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	r->stage = RUNNER_TRIALS;
+	ret = run_rounds(r, err, errlen);
+	if (ret == -EINTR)
+		err[0] = '\0';	/* the interruption is said with how to finish */
+	else if (ret == 0)
+		err[0] = '\0';
+	back = restore(r, err, errlen);
+	if (ret == 0 && back == 0) {
+		r->stage = RUNNER_AFTER;
+		if (finish)
+			ret = finish(r->dir, err, errlen);
+	} else if (ret == 0)
+		r->stage = RUNNER_AFTER;
 	runner_free(r);
 	return ret == 0 && back == 0 ? 0 : ret == -EINVAL ? -EIO : ret < 0 ? ret : back;
 }

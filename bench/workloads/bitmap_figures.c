@@ -41,9 +41,9 @@ static json_t *cpu_window(const struct sampler *sm, uint64_t t0, uint64_t t1)
 
 	if (sampler_cpu_window(sm, t0, t1, &d) < 0)
 		return json_null();
-	return json_pack("{s:f, s:f, s:f, s:f}", "user_pct", d.user_pct,
+	return json_pack("{s:f, s:f, s:f, s:f, s:f}", "user_pct", d.user_pct,
 			 "system_pct", d.system_pct, "iowait_pct", d.iowait_pct,
-			 "idle_pct", d.idle_pct);
+			 "idle_pct", d.idle_pct, "steal_pct", d.steal_pct);
 }
 
 static json_t *backend_window(const struct sampler *sm, pid_t pid, uint64_t t0, uint64_t t1)

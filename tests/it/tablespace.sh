@@ -73,7 +73,9 @@ case $emu_line in
 "ALTER TABLESPACE eicbench_ts SET (effective_io_concurrency = "*) same "the verdict's first line is for that tablespace: $emu_line" ok ok ;;
 *) same "the verdict's first line is for that tablespace" "$emu_line" "ALTER TABLESPACE eicbench_ts SET (...)" ;;
 esac
-ok "the verdict names the device as emulated" grep -q "Device: emulated, model eicbench emulated device: latency 2 ms" "$T/run-emu/report.md"
+ok "the verdict names the device as emulated, with its model" sh -c "grep -Eq '^\\| +device +\\| +emulated +\\|' '$T/run-emu/report.md' &&
+	grep -Eq '^\\| model +\\| eicbench emulated device: latency 2 ms' '$T/run-emu/report.md' &&
+	grep -Eq '^\\| emulated model +\\| \\{' '$T/run-emu/report.md'"
 
 # A cluster with a tablespace on the mount keeps it mounted.
 fails 2 "the PostgreSQL cluster in $D (postmaster pid [0-9]*) is running with a tablespace at $M/ts" \

@@ -1,0 +1,407 @@
+/*
+ * decision: the value + round model per query, the regret table, the
+ * answer and the racing rule; see decision.h. Log times: a ratio of two
+ * times is a difference. The model is fitted by backfitting (value effects,
+ * then round effects, until they settle), which handles rounds where
+ * racing left some values out. A round with one value carries no pair and
+ * is left out of the fit. Two values paired in no round (their runs there
+ * left out) are compared by the model's round-adjusted means.
+ */
+#include "bench/report/decision.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE ((size_t)-1)
+#define FIT_ITERATIONS 200
+
+/* One-sided t quantiles for 1..30 degrees of freedom (standard tables). */
+static const double t95[30] = {
+	6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812,
+	1.796, 1.782, 1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725,
+	1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701, 1.699, 1.697,
+};
+static const double t99[30] = {
+	31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998, 2.896, 2.821, 2.764,
+	2.718, 2.681, 2.650, 2.624, 2.602, 2.583, 2.567, 2.552, 2.539, 2.528,
+	2.518, 2.508, 2.500, 2.492, 2.485, 2.479, 2.473, 2.467, 2.462, 2.457,
+};
+
+double decision_t(double level, double df)
+{
+	int hi = level > 0.97;
+	double z = hi ? 2.326348 : 1.644854;
+
+	if (!(df >= 1))
+		return NAN;
+	if (df <= 30) {
+		int k = (int)floor(df);
+
+		return (hi ? t99 : t95)[k - 1];
+	}
+	/* Cornish-Fisher expansion: within 1e-3 of the tables' value from 30 on */
+	return z + (z * z * z + z) / (4 * df) +
+	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * df * df);
+}
+
+/* ---- the model of one query ---- */
+
+struct fit {
+	size_t nv, nk;
+	const double *ms;           /* this query's nv * nk times */
+	unsigned char *use;         /* cell in the fit */
+	double mu[DECISION_MAX_VALUES];
+	double *beta;               /* per round */
+};
+
+static double y_of(const struct fit *f, size_t v, size_t k)
+{
+	return log(f->ms[v * f->nk + k]);
+}
+
+/* Which cells enter: a finite positive time in a round with two or more. */
+static void mark(struct fit *f)
+{
+	for (size_t k = 0; k < f->nk; k++) {
+		size_t n = 0;
+
+		for (size_t v = 0; v < f->nv; v++) {
+			double t = f->ms[v * f->nk + k];
+
+			f->use[v * f->nk + k] = isfinite(t) && t > 0;
+			n += f->use[v * f->nk + k];
+		}
+		if (n < 2)
+			for (size_t v = 0; v < f->nv; v++)
+				f->use[v * f->nk + k] = 0;
+	}
+}
+
+static void backfit(struct fit *f)
+{
+	for (size_t k = 0; k < f->nk; k++)
+		f->beta[k] = 0;
+	for (int it = 0; it < FIT_ITERATIONS; it++) {
+		for (size_t v = 0; v < f->nv; v++) {
+			double s = 0;
+			size_t n = 0;
+
+			for (size_t k = 0; k < f->nk; k++)
+				if (f->use[v * f->nk + k])
+					s += y_of(f, v, k) - f->beta[k], n++;
+			f->mu[v] = n ? s / (double)n : NAN;
+		}
+		for (size_t k = 0; k < f->nk; k++) {
+			double s = 0;
+			size_t n = 0;
+
+			for (size_t v = 0; v < f->nv; v++)
+				if (f->use[v * f->nk + k])
+					s += y_of(f, v, k) - f->mu[v], n++;
+			f->beta[k] = n ? s / (double)n : 0;
+		}
+	}
+}
+
+/* Residual sd and its degrees of freedom: cells - values - rounds + 1. */
+static void residual(const struct fit *f, struct decision_query *q)
+{
+	size_t cells = 0, values = 0, rounds = 0;
+	double ss = 0;
+
+	for (size_t v = 0; v < f->nv; v++) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < f->nk; k++)
+			if (f->use[v * f->nk + k]) {
+				double e = y_of(f, v, k) - f->mu[v] - f->beta[k];
+
+				ss += e * e;
+				n++;
+			}
+		cells += n;
+		values += n > 0;
+	}
+	for (size_t k = 0; k < f->nk; k++)
+		for (size_t v = 0; v < f->nv; v++)
+			if (f->use[v * f->nk + k]) {
+				rounds++;
+				break;
+			}
+	q->df = (double)cells - (double)values - (double)rounds + 1;
+	q->sigma = q->df >= 1 ? sqrt(ss / q->df) : NAN;
+}
+
+/* Value V against every other on their common rounds: the regret cell. */
+static void compare(const struct fit *f, const struct decision_query *q, size_t v,
+		    struct decision_cell *c)
+{
+	double t = decision_t(DECISION_LEVEL, q->df), t_drop = decision_t(DECISION_DROP_LEVEL, q->df);
+	double est = -INFINITY, lo = -INFINITY, hi = -INFINITY, lo_drop = -INFINITY;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t k = 0; k < f->nk; k++)
+		c->runs += f->use[v * f->nk + k];
+	for (size_t u = 0; u < f->nv; u++) {
+		double s = 0, se;
+		size_t n = 0, nu = 0;
+
+		if (u == v)
+			continue;
+		for (size_t k = 0; k < f->nk; k++) {
+			nu += f->use[u * f->nk + k];
+			if (f->use[v * f->nk + k] && f->use[u * f->nk + k])
+				s += y_of(f, v, k) - y_of(f, u, k), n++;
+		}
+		if (!n && !nu)
+			continue;
+		if (n) {
+			se = q->sigma * sqrt(2.0 / (double)n);
+		} else {
+			/* no round with both (runs left out): the model's
+			 * round-adjusted means, each with its own runs */
+			s = f->mu[v] - f->mu[u];
+			n = 1;
+			se = q->sigma * sqrt(1.0 / (double)c->runs + 1.0 / (double)nu);
+		}
+		est = fmax(est, s / (double)n);
+		hi = fmax(hi, isfinite(se) ? s / (double)n + t * se : INFINITY);
+		lo = fmax(lo, isfinite(se) ? s / (double)n - t * se : 0);
+		lo_drop = fmax(lo_drop, isfinite(se) ? s / (double)n - t_drop * se : 0);
+	}
+	if (!isfinite(est)) {
+		c->runs = 0;
+		c->est = c->lo = c->hi = c->lo_drop = NAN;
+		return;
+	}
+	c->est = exp(fmax(est, 0));
+	c->hi = exp(fmax(hi, 0));
+	c->lo = exp(fmax(lo, 0));
+	c->lo_drop = exp(fmax(lo_drop, 0));
+}
+
+static int fit_query(const struct decision_input *in, size_t q, struct decision *d)
+{
+	unsigned char use[DECISION_MAX_VALUES * 64];
+	double beta[64];
+	unsigned char *use_p = use;
+	double *beta_p = beta;
+	struct fit f = { .nv = in->nvalues, .nk = in->nrounds,
+			 .ms = in->ms + q * in->nvalues * in->nrounds };
+
+	if (in->nrounds > 64) {	/* rare: long sweeps get room of their own */
+		use_p = calloc(in->nvalues * in->nrounds, 1);
+		beta_p = calloc(in->nrounds, sizeof(double));
+		if (!use_p || !beta_p) {
+			free(use_p), free(beta_p);
+			return -ENOMEM;
+		}
+	}
+	f.use = use_p;
+	f.beta = beta_p;
+	mark(&f);
+	backfit(&f);
+	residual(&f, &d->q[q]);
+	d->q[q].fastest = NONE;
+	for (size_t v = 0; v < in->nvalues; v++) {
+		compare(&f, &d->q[q], v, &d->cell[q][v]);
+		if (d->cell[q][v].runs && (d->q[q].fastest == NONE || f.mu[v] < f.mu[d->q[q].fastest]))
+			d->q[q].fastest = v;
+	}
+	if (d->q[q].fastest != NONE)
+		d->cell[q][d->q[q].fastest].fastest = 1;
+	if (use_p != use) {
+		free(use_p);
+		free(beta_p);
+	}
+	return 0;
+}
+
+/* ---- across queries ---- */
+
+static void worst_case(const struct decision_input *in, struct decision *d)
+{
+	for (size_t v = 0; v < in->nvalues; v++) {
+		d->complete[v] = in->nqueries > 0;
+		d->worst[v] = d->worst_lo[v] = d->worst_hi[v] = 1;
+		for (size_t q = 0; q < in->nqueries; q++) {
+			const struct decision_cell *c = &d->cell[q][v];
+
+			if (!c->runs) {
+				d->complete[v] = 0;
+				continue;
+			}
+			d->worst[v] = fmax(d->worst[v], c->est);
+			d->worst_lo[v] = fmax(d->worst_lo[v], c->lo);
+			d->worst_hi[v] = fmax(d->worst_hi[v], c->hi);
+		}
+	}
+}
+
+/* The least worst case among complete values (point, bounds). */
+static double least(const struct decision_input *in, const struct decision *d, const double *w)
+{
+	double m = INFINITY;
+
+	for (size_t v = 0; v < in->nvalues; v++)
+		if (d->complete[v] && w[v] < m)
+			m = w[v];
+	return m;
+}
+
+/* The smallest complete value flagged in OK, or NONE. */
+static size_t smallest(const struct decision_input *in, const struct decision *d, const int *ok)
+{
+	for (size_t v = 0; v < in->nvalues; v++)
+		if (d->complete[v] && ok[v])
+			return v;
+	return NONE;
+}
+
+/* The complete value of least worst-case regret (the smaller on a tie). */
+static size_t argmin_worst(const struct decision_input *in, const struct decision *d)
+{
+	size_t best = NONE;
+
+	for (size_t v = 0; v < in->nvalues; v++)
+		if (d->complete[v] && (best == NONE || d->worst[v] < d->worst[best]))
+			best = v;
+	return best;
+}
+
+static int smaller_all_bad(const struct decision_input *in, const struct decision *d, size_t a)
+{
+	(void)in;
+	for (size_t v = 0; v < a; v++)
+		if (d->complete[v] && !d->bad[v])
+			return 0;
+	return 1;
+}
+
+int decision_make(const struct decision_input *in, struct decision *d)
+{
+	double limit = 1 + in->margin;
+	size_t ngood = 0, nbad = 0, ncomplete = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->answer = NONE;
+	if (!in->nqueries || in->nqueries > DECISION_MAX_QUERIES || !in->nvalues ||
+	    in->nvalues > DECISION_MAX_VALUES || in->nrounds > DECISION_MAX_ROUNDS || !(in->margin > 0))
+		return -EINVAL;
+	for (size_t q = 0; q < in->nqueries; q++) {
+		int ret = fit_query(in, q, d);
+
+		if (ret < 0)
+			return ret;
+	}
+	worst_case(in, d);
+	for (size_t v = 0; v < in->nvalues; v++) {
+		d->good[v] = d->complete[v] && d->worst_hi[v] <= limit;
+		d->bad[v] = d->complete[v] && d->worst_lo[v] > limit;
+		ngood += d->good[v];
+		nbad += d->bad[v];
+		ncomplete += d->complete[v];
+	}
+	if (!ncomplete)
+		return 0;
+	if (ngood) {
+		d->regime = DECISION_WITHIN;
+		d->answer = smallest(in, d, d->good);
+	} else if (nbad == ncomplete) {
+		/* none can be within: the margin applies to the worst case */
+		double blo = least(in, d, d->worst_lo), bhi = least(in, d, d->worst_hi);
+
+		d->regime = DECISION_PRICE;
+		d->best_worst = least(in, d, d->worst);
+		for (size_t v = 0; v < in->nvalues; v++) {
+			d->good[v] = d->complete[v] && d->worst_hi[v] <= limit * blo;
+			d->bad[v] = d->complete[v] && d->worst_lo[v] > limit * bhi;
+		}
+		d->answer = smallest(in, d, d->good);
+		if (d->answer == NONE)
+			d->answer = argmin_worst(in, d);
+	} else {
+		int near[DECISION_MAX_VALUES];
+
+		d->regime = DECISION_OPEN;
+		for (size_t v = 0; v < in->nvalues; v++)
+			near[v] = d->worst[v] <= limit;
+		d->answer = smallest(in, d, near);
+		if (d->answer == NONE)
+			d->answer = argmin_worst(in, d);
+		return 0;
+	}
+	d->decided = d->good[d->answer] && smaller_all_bad(in, d, d->answer);
+	return 0;
+}
+
+/* ---- racing ---- */
+
+static int kept(const struct decision_input *in, size_t v)
+{
+	return !in->dropped || !in->dropped[v];
+}
+
+/* The worst case's lower bound at the drop level. */
+static double worst_lo_drop(const struct decision_input *in, const struct decision *d, size_t v)
+{
+	double w = 1;
+
+	for (size_t q = 0; q < in->nqueries; q++)
+		w = fmax(w, d->cell[q][v].lo_drop);
+	return w;
+}
+
+/* The kept complete value of least worst-case upper bound. */
+static size_t surest(const struct decision_input *in, const struct decision *d)
+{
+	size_t best = NONE;
+
+	for (size_t v = 0; v < in->nvalues; v++)
+		if (kept(in, v) && d->complete[v] && (best == NONE || d->worst_hi[v] < d->worst_hi[best]))
+			best = v;
+	return best;
+}
+
+/* Surely slower than another value in every query: never a reference
+ * another value's regret is measured against. */
+static int never_best(const struct decision_input *in, const struct decision *d, size_t v)
+{
+	for (size_t q = 0; q < in->nqueries; q++)
+		if (!(d->cell[q][v].lo_drop > 1) || d->cell[q][v].fastest)
+			return 0;
+	return 1;
+}
+
+size_t decision_race(const struct decision_input *in, const struct decision *d,
+		     enum decision_drop *why, size_t *by)
+{
+	double limit = 1 + in->margin;
+	size_t good = NONE, sure = surest(in, d), n = 0;
+
+	for (size_t v = 0; v < in->nvalues; v++) {
+		why[v] = DECISION_KEEP;
+		by[v] = NONE;
+		if (good == NONE && kept(in, v) && d->good[v] && d->regime == DECISION_WITHIN)
+			good = v;
+	}
+	for (size_t v = 0; v < in->nvalues; v++) {
+		double lo = worst_lo_drop(in, d, v);
+
+		if (!kept(in, v) || !d->complete[v] || v == d->answer)
+			continue;
+		if (d->decided && v > d->answer) {
+			why[v] = DECISION_ABOVE, by[v] = d->answer;
+		} else if (lo > limit && never_best(in, d, v)) {
+			if (good != NONE)
+				why[v] = DECISION_OUT, by[v] = good;
+			else if (sure != NONE && sure != v &&
+				 lo > (d->regime == DECISION_PRICE ? limit : 1) * d->worst_hi[sure])
+				why[v] = DECISION_OUT, by[v] = sure;
+		}
+		n += why[v] != DECISION_KEEP;
+	}
+	return n;
+}

@@ -1,0 +1,93 @@
+/*
+ * decision: which value to recommend, from times paired within rounds.
+ * Input: per query, per value, per round one time in ms (NAN: no run, or a
+ * run left out). Per query the log times are fitted by a value + round
+ * model (rounds are blocks: the drift between rounds cancels), its residual
+ * variance pooled over the values; each value is compared with every other
+ * on the rounds both ran, with one-sided bounds from Student's t. A value's
+ * regret in a query is its time over the best other value's: the largest
+ * paired ratio. The answer is the smallest value whose regret's upper bound
+ * is within 1 + margin in every query; when none can be, the smallest whose
+ * worst-case regret is within the margin of the least worst case. Racing
+ * drops the values that cannot be the answer. No I/O; ms and ratios only.
+ */
+#ifndef BENCH_REPORT_DECISION_H
+#define BENCH_REPORT_DECISION_H
+
+#include <stddef.h>
+
+#define DECISION_MAX_VALUES  64
+#define DECISION_MAX_QUERIES 8
+#define DECISION_MAX_ROUNDS  1000
+#define DECISION_MARGIN      0.10   /* the default margin (--margin) */
+#define DECISION_LEVEL       0.95   /* one-sided bounds of the answer */
+#define DECISION_DROP_LEVEL  0.99   /* one-sided bounds of a racing drop (looked at every round) */
+#define DECISION_FIRST_RACE  3      /* racing starts after this round */
+
+enum decision_regime {
+	DECISION_NONE = 0,    /* no value has figures in every query */
+	DECISION_WITHIN,      /* a value is shown within the margin in every query */
+	DECISION_OPEN,        /* none shown within yet, but some may be */
+	DECISION_PRICE,       /* none can be: the least worst-case regret, with its price */
+};
+
+struct decision_input {
+	size_t nvalues, nqueries, nrounds;
+	const char *values[DECISION_MAX_VALUES];     /* ascending: the smaller first */
+	const char *queries[DECISION_MAX_QUERIES];
+	/* ms[(q * nvalues + v) * nrounds + k]: round k+1's time of value v in query q */
+	const double *ms;
+	double margin;                               /* 0.10 for 10% */
+	const unsigned char *dropped;                /* per value: no longer run (may be NULL) */
+};
+
+/* A value's regret in one query: its time over the best other value's. */
+struct decision_cell {
+	size_t runs;                  /* runs paired with another value's */
+	double est, lo, hi;           /* ratio (>= 1) and its 95% one-sided bounds */
+	double lo_drop;               /* the lower bound at DECISION_DROP_LEVEL */
+	int    fastest;               /* the query's fastest by the fitted model */
+};
+
+struct decision_query {
+	double sigma;                 /* residual sd of log time, NAN when df < 1 */
+	double df;                    /* its degrees of freedom */
+	size_t fastest;               /* value index, or (size_t)-1 */
+};
+
+struct decision {
+	struct decision_cell cell[DECISION_MAX_QUERIES][DECISION_MAX_VALUES];
+	struct decision_query q[DECISION_MAX_QUERIES];
+	double worst[DECISION_MAX_VALUES], worst_lo[DECISION_MAX_VALUES], worst_hi[DECISION_MAX_VALUES];
+	int    complete[DECISION_MAX_VALUES];   /* has paired runs in every query */
+	int    good[DECISION_MAX_VALUES];       /* shown acceptable under the regime */
+	int    bad[DECISION_MAX_VALUES];        /* shown unacceptable under the regime */
+	enum decision_regime regime;
+	size_t answer;                          /* value index, or (size_t)-1 */
+	int    decided;                         /* the answer is shown and every smaller value out */
+	double best_worst;                      /* PRICE: the least worst-case regret (point) */
+};
+
+/* The one-sided Student's t quantile at LEVEL (0.95 or 0.99) for DF >= 1. */
+double decision_t(double level, double df);
+
+/* Decide from IN into OUT. 0, or -EINVAL (sizes out of range, margin <= 0). */
+int decision_make(const struct decision_input *in, struct decision *out);
+
+/* Why a value left the race. */
+enum decision_drop {
+	DECISION_KEEP = 0,
+	DECISION_ABOVE,          /* a smaller kept value is within the margin everywhere */
+	DECISION_OUT,            /* shown outside the margin, and another value is shown better */
+};
+
+/*
+ * Racing after a round: for each value not yet dropped, whether it can no
+ * longer be the answer, into WHY[v] (DECISION_KEEP when it stays) and BY[v]
+ * (the value that beats it, or (size_t)-1). D from decision_make on the same
+ * input. Returns how many values it drops.
+ */
+size_t decision_race(const struct decision_input *in, const struct decision *d,
+		     enum decision_drop *why, size_t *by);
+
+#endif

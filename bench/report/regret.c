@@ -1,0 +1,256 @@
+/*
+ * regret: sweep records into the decision's table of times by column,
+ * value and round; the disturbance rule; the racing history from
+ * meta.json. See regret.h.
+ */
+#include "bench/report/regret.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INDEX_MS "explain.bitmap.index_phase.total_ms"
+
+const char *regret_fmt_x(char *buf, size_t len, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, x < 10 ? "%.2fx" : "%.1fx", x);
+	return buf;
+}
+
+double regret_margin_of(const struct report *r)
+{
+	double m = report_num_at(r->meta, "plan.racing.margin");
+
+	return m > 0 ? m : DECISION_MARGIN;
+}
+
+/* ---- which trial goes where ---- */
+
+static size_t value_index(const struct regret *g, const char *value)
+{
+	for (size_t v = 0; v < g->in.nvalues; v++)
+		if (!strcmp(g->values[v], value))
+			return v;
+	return (size_t)-1;
+}
+
+/* The value index of trial T in column Q, or -1 when it does not count. */
+static size_t trial_value(const struct regret *g, size_t q, const json_t *t, size_t *grp)
+{
+	const struct report *r = g->reps[q];
+	size_t i = report_trial_group(r, t);
+
+	*grp = i;
+	if (i == REPORT_NONE || r->groups[i].series != g->series[q])
+		return (size_t)-1;
+	return value_index(g, report_value(r, &r->groups[i], r->swept));
+}
+
+static double *cell(const struct regret *g, double *ms, size_t q, size_t v, int round)
+{
+	return &ms[(q * g->in.nvalues + v) * g->in.nrounds + (size_t)(round - 1)];
+}
+
+/* ---- the disturbance rule ---- */
+
+static double median(double *x, size_t n)
+{
+	return n ? stats_median(x, n) : NAN;
+}
+
+/* The device's read wait per MiB read over the whole trial. */
+static double ms_per_mib(const json_t *t)
+{
+	double bytes = report_num_at(t, "disk.read_bytes");
+
+	if (!(bytes > 0))
+		return NAN;
+	return report_num_at(t, "disk.read_await_ms") * report_num_at(t, "disk.reads") / (bytes / 1048576);
+}
+
+static void flag(struct regret *g, size_t q, size_t v, int round, const char *fmt, double a, double b)
+{
+	struct regret_flag *f;
+
+	for (size_t i = 0; i < g->nflags; i++)
+		if (g->flags[i].q == q && g->flags[i].v == v && g->flags[i].round == round)
+			return;	/* one reason is enough */
+	if (g->nflags == REGRET_MAX_FLAGS)
+		return;
+	f = &g->flags[g->nflags++];
+	f->q = q, f->v = v, f->round = round;
+	snprintf(f->why, sizeof(f->why), fmt, a, a / b, b);
+}
+
+/* The series' index-phase median (13-17), and the value's ms per MiB median. */
+static void disturbances(struct regret *g, size_t q)
+{
+	const struct report *r = g->reps[q];
+	size_t n = json_array_size(r->trials), k = 0, grp;
+	double *x = malloc((n + 1) * sizeof(*x)), index_med;
+	int index_rule = r->version_num >= 130000 && r->version_num < 180000;
+	const json_t *t;
+	size_t i;
+
+	if (!x)
+		return;
+	json_array_foreach(r->trials, i, t)
+		if (trial_value(g, q, t, &grp) != (size_t)-1 && isfinite(report_num_at(t, INDEX_MS)))
+			x[k++] = report_num_at(t, INDEX_MS);
+	index_med = median(x, k);
+	json_array_foreach(r->trials, i, t) {
+		size_t v = trial_value(g, q, t, &grp), m = 0, j;
+		int round = (int)json_integer_value(json_object_get(t, "round"));
+		const json_t *o;
+		double own = ms_per_mib(t), steal = report_num_at(t, "cpu.steal_pct");
+
+		if (v == (size_t)-1 || round < 1)
+			continue;
+		if (index_rule && report_num_at(t, INDEX_MS) > REGRET_INDEX_X * index_med)
+			flag(g, q, v, round, "its index phase took %.0f ms, %.2fx the series' median %.0f ms",
+			     report_num_at(t, INDEX_MS), index_med);
+		if (steal > REGRET_STEAL_PCT)
+			flag(g, q, v, round, "steal time was %.1f%% of the CPUs, %.1fx the rule's %.0f%%",
+			     steal, REGRET_STEAL_PCT);
+		json_array_foreach(r->trials, j, o)
+			if (trial_value(g, q, o, &grp) == v && isfinite(ms_per_mib(o)))
+				x[m++] = ms_per_mib(o);
+		if (m >= 3 && own > REGRET_MS_PER_MIB_X * median(x, m))
+			flag(g, q, v, round, "the device took %.2f ms per MiB read, %.2fx the value's median %.2f",
+			     own, median(x, m));
+	}
+	free(x);
+}
+
+
+/* ---- building ---- */
+
+static int fill(struct regret *g, size_t q)
+{
+	const struct report *r = g->reps[q];
+	const json_t *t;
+	size_t i, grp;
+
+	json_array_foreach(r->trials, i, t) {
+		size_t v = trial_value(g, q, t, &grp);
+		int round = (int)json_integer_value(json_object_get(t, "round"));
+
+		if (v == (size_t)-1 || round < 1 || (size_t)round > g->in.nrounds)
+			continue;
+		*cell(g, g->ms_all, q, v, round) = report_trial_ms(r, t);
+		*cell(g, g->ms, q, v, round) = report_trial_ms(r, t);
+	}
+	for (i = 0; i < g->nflags; i++)
+		if (g->flags[i].q == q)
+			*cell(g, g->ms, q, g->flags[i].v, g->flags[i].round) = NAN;
+	return 0;
+}
+
+static void read_drops(struct regret *g, const struct report *r, const char *query)
+{
+	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), "dropped"), *o;
+	size_t i;
+
+	json_array_foreach(a, i, o) {
+		struct regret_drop *d;
+
+		if (g->ndrops == REGRET_MAX_DROPS)
+			break;
+		d = &g->drops[g->ndrops++];
+		snprintf(d->value, sizeof(d->value), "%s", report_str_at(o, "value", NULL) ?: "?");
+		snprintf(d->query, sizeof(d->query), "%s", query);
+		d->after_round = (int)json_integer_value(json_object_get(o, "after_round"));
+		snprintf(d->why, sizeof(d->why), "%s", report_str_at(o, "why", NULL) ?: "");
+	}
+}
+
+static int max_round(const struct report *r)
+{
+	const json_t *t;
+	size_t i;
+	int m = 0;
+
+	json_array_foreach(r->trials, i, t)
+		if (!report_trial_priming(t) && json_integer_value(json_object_get(t, "round")) > m)
+			m = (int)json_integer_value(json_object_get(t, "round"));
+	return m;
+}
+
+static void set_values(struct regret *g, const struct report *r, size_t series)
+{
+	size_t idx[DECISION_MAX_VALUES * 4 + 1], n;
+
+	if (r->ngroups > DECISION_MAX_VALUES * 4)
+		return;
+	n = report_series_groups(r, series, idx);
+	for (size_t k = 0; k < n && g->in.nvalues < DECISION_MAX_VALUES; k++) {
+		const char *v = report_value(r, &r->groups[idx[k]], r->swept);
+
+		if (value_index(g, v) != (size_t)-1)
+			continue;
+		snprintf(g->values[g->in.nvalues], sizeof(g->values[0]), "%s", v);
+		g->in.values[g->in.nvalues] = g->values[g->in.nvalues];
+		g->in.nvalues++;
+	}
+}
+
+int regret_build(const struct report *const *reps, const size_t *series, const char *const *names,
+		 size_t n, double margin, struct regret *g, char *err, size_t errlen)
+{
+	size_t cells;
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	if (!n || n > DECISION_MAX_QUERIES)
+		return report_bad(err, errlen, "the decision takes 1 to %d queries, not %zu", DECISION_MAX_QUERIES, n);
+	set_values(g, reps[0], series[0]);
+	for (size_t q = 0; q < n; q++) {
+		g->reps[q] = reps[q];
+		g->series[q] = series[q];
+		snprintf(g->names[q], sizeof(g->names[0]), "%s", names[q]);
+		g->in.queries[q] = g->names[q];
+		g->qrounds[q] = max_round(reps[q]);
+		if (g->qrounds[q] > g->rounds)
+			g->rounds = g->qrounds[q];
+		g->priming += reps[q]->priming;
+		read_drops(g, reps[q], names[q]);
+	}
+	g->in.nqueries = n;
+	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);
+	g->in.margin = margin;
+	if (g->in.nrounds > DECISION_MAX_ROUNDS)
+		return report_bad(err, errlen, "%d rounds: the decision takes at most %d", g->rounds, DECISION_MAX_ROUNDS);
+	cells = n * g->in.nvalues * g->in.nrounds;
+	g->ms = malloc((cells + 1) * sizeof(double));
+	g->ms_all = malloc((cells + 1) * sizeof(double));
+	if (!g->ms || !g->ms_all)
+		return -ENOMEM;
+	for (size_t i = 0; i < cells; i++)
+		g->ms[i] = g->ms_all[i] = NAN;
+	for (size_t q = 0; q < n; q++)
+		disturbances(g, q);
+	for (size_t q = 0; q < n; q++)
+		fill(g, q);
+	g->in.ms = g->ms_all;
+	ret = decision_make(&g->in, &g->d_all);
+	g->in.ms = g->ms;
+	if (ret == 0)
+		ret = decision_make(&g->in, &g->d);
+	if (ret < 0)
+		return report_bad(err, errlen, "no decision: %zu values, %zu rounds, margin %g", g->in.nvalues,
+				  g->in.nrounds, margin);
+	g->differ = g->nflags && g->d.answer != g->d_all.answer;
+	return 0;
+}
+
+void regret_free(struct regret *g)
+{
+	free(g->ms);
+	free(g->ms_all);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,75 @@
+/*
+ * regret: the decision (bench/report/decision.h) made from sweep records.
+ * Each column is one series of a loaded sweep (a query, or a query with
+ * other settings fixed): its trials by value and round, priming trials and
+ * trials whose plan differed left out. A disturbance rule fixed in advance
+ * flags runs from figures the setting cannot change: on 13-17 the index
+ * phase against its median over the series, steal time, and the device's
+ * ms per MiB against the value's median. The answer is made without the
+ * flagged runs, and again with them; the racing history is read from the
+ * sweeps' meta.json. Reads records only.
+ */
+#ifndef BENCH_REPORT_REGRET_H
+#define BENCH_REPORT_REGRET_H
+
+#include <stddef.h>
+
+#include "bench/report/decision.h"
+#include "bench/report/report.h"
+
+#define REGRET_INDEX_X     1.5    /* an index phase this many times its median */
+#define REGRET_STEAL_PCT   10.0   /* steal time above this share of the CPUs */
+#define REGRET_MS_PER_MIB_X 2.0   /* the device this many times slower per MiB than the value's median */
+#define REGRET_MAX_FLAGS   64
+#define REGRET_MAX_DROPS   DECISION_MAX_VALUES
+
+struct regret_flag {
+	size_t q, v;                  /* column and value */
+	int    round;
+	char   why[160];              /* "its index phase took 612 ms, 2.6x the median 235 ms" */
+};
+
+struct regret_drop {
+	char   value[32];
+	char   query[96];             /* the sweep it left */
+	int    after_round;
+	char   why[200];
+};
+
+struct regret {
+	struct decision_input in;
+	double *ms, *ms_all;          /* without and with the flagged runs */
+	struct decision d;            /* without the flagged runs */
+	struct decision d_all;        /* with them */
+	int    differ;                /* the two answers differ */
+	struct regret_flag flags[REGRET_MAX_FLAGS];
+	size_t nflags;
+	size_t priming;               /* priming trials left out */
+	int    rounds;                /* the largest round recorded */
+	int    qrounds[DECISION_MAX_QUERIES];   /* per column */
+	struct regret_drop drops[REGRET_MAX_DROPS];
+	size_t ndrops;
+	char   values[DECISION_MAX_VALUES][32];
+	char   names[DECISION_MAX_QUERIES][96];
+	const struct report *reps[DECISION_MAX_QUERIES];
+	size_t series[DECISION_MAX_QUERIES];
+};
+
+/*
+ * The decision over N columns: series SERIES[i] of REPS[i], named
+ * NAMES[i], with MARGIN (0.10 for 10%). The values are those of the first
+ * column's swept setting, by number. 0, -EINVAL with ERR, -ENOMEM. Free
+ * with regret_free().
+ */
+int regret_build(const struct report *const *reps, const size_t *series, const char *const *names,
+		 size_t n, double margin, struct regret *out, char *err, size_t errlen);
+void regret_free(struct regret *g);
+
+/* The margin a folder's records were run with (plan.racing.margin), else
+ * DECISION_MARGIN. */
+double regret_margin_of(const struct report *r);
+
+/* "1.9x" style: a ratio as printed everywhere (2 decimals below 10). */
+const char *regret_fmt_x(char *buf, size_t len, double x);
+
+#endif

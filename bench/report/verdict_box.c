@@ -1,0 +1,549 @@
+/*
+ * verdict_box: the verdict box, the summary table, the racing history and
+ * the JSON of schema 1; see verdict_box.h. Every sentence is made from the
+ * decision's figures (bench/report/decision.h).
+ */
+#include "bench/report/verdict_box.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE ((size_t)-1)
+#define EIC "effective_io_concurrency"
+
+static const struct report *first_rep(const struct verdict *v)
+{
+	for (int i = 0; i < v->nq; i++)
+		if (v->q[i].have_rep)
+			return &v->q[i].rep;
+	return NULL;
+}
+
+int verdict_regret(const struct verdict *v, struct regret *g, char *err, size_t errlen)
+{
+	const struct report *reps[DECISION_MAX_QUERIES];
+	const char *names[DECISION_MAX_QUERIES];
+	size_t series[DECISION_MAX_QUERIES] = { 0 }, n = 0;
+
+	for (int i = 0; i < v->nq && n < DECISION_MAX_QUERIES; i++)
+		if (v->q[i].have_rep) {
+			reps[n] = &v->q[i].rep;
+			names[n++] = v->q[i].name;
+		}
+	return regret_build(reps, series, names, n, regret_margin_of(reps[0]), g, err, errlen);
+}
+
+const char *verdict_answer(const struct regret *g)
+{
+	return g->d.answer == NONE ? NULL : g->values[g->d.answer];
+}
+
+static const char *tablespace(const struct verdict *v)
+{
+	const char *ts = report_str_at(json_object_get(first_rep(v)->meta, "plan"), "tablespace", "name");
+
+	return ts && *ts ? ts : "pg_default";
+}
+
+/* ---- words ---- */
+
+/* "blog 1.04x, sparse 1.07x" of FIELD (0 est, 1 hi) for value V. */
+static void per_query(FILE *f, const struct regret *g, size_t v, int field, const char *tail)
+{
+	char x[32];
+
+	for (size_t q = 0; q < g->in.nqueries; q++) {
+		const struct decision_cell *c = &g->d.cell[q][v];
+
+		fprintf(f, "%s%s %s%s", q ? ", " : "", g->names[q],
+			regret_fmt_x(x, sizeof(x), field ? c->hi : c->est), tail);
+	}
+}
+
+/* The query where V's upper bound is largest. */
+static size_t loosest(const struct regret *g, size_t v)
+{
+	size_t best = 0;
+
+	for (size_t q = 1; q < g->in.nqueries; q++)
+		if (g->d.cell[q][v].hi > g->d.cell[best][v].hi)
+			best = q;
+	return best;
+}
+
+static const char *stopped(const struct verdict *v)
+{
+	for (int i = 0; i < v->nq; i++) {
+		const char *s = v->q[i].have_rep ?
+			report_str_at(json_object_get(json_object_get(v->q[i].rep.meta, "plan"), "racing"), "stopped", NULL) : NULL;
+
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+/* Why the answer is not decided, into F. */
+static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
+{
+	const struct decision *d = &g->d;
+	size_t a = d->answer, q = loosest(g, a), n = 0;
+	char x[32], y[32];
+	const char *stop = stopped(v);
+
+	if (d->regime == DECISION_OPEN && !isfinite(d->cell[q][a].hi))
+		fprintf(f, "in %s, %s and another value share no round of kept runs (runs flagged as disturbed are left out), so it has no upper bound yet",
+			g->names[q], g->values[a]);
+	else if (d->regime == DECISION_OPEN)
+		fprintf(f, "%s's upper bound in %s is %s, above the %s the margin allows", g->values[a],
+			g->names[q], regret_fmt_x(x, sizeof(x), d->cell[q][a].hi),
+			regret_fmt_x(y, sizeof(y), 1 + g->in.margin));
+	else {
+		for (size_t u = 0; u < a; u++)
+			if (d->complete[u] && !d->bad[u])
+				fprintf(f, "%s%s", n++ ? ", " : "", g->values[u]);
+		if (n)
+			fprintf(f, ", smaller, %s not yet shown to cost more than the margin", n == 1 ? "is" : "are");
+		else
+			fprintf(f, "%s is not yet shown within the margin of the least worst case", g->values[a]);
+	}
+	fprintf(f, "; more rounds narrow the bounds");
+	if (stop)
+		fprintf(f, " (the sweeps stopped: %s)", stop);
+}
+
+/* "after 4 rounds", or "after 5 rounds of blog, 7 of sparse" when they differ. */
+static void after_rounds(FILE *f, const struct regret *g)
+{
+	int same = 1;
+
+	for (size_t q = 1; q < g->in.nqueries; q++)
+		same &= g->qrounds[q] == g->qrounds[0];
+	fprintf(f, "after %d round%s", g->qrounds[0], g->qrounds[0] == 1 ? "" : "s");
+	if (same)
+		return;
+	fprintf(f, " of %s", g->names[0]);
+	for (size_t q = 1; q < g->in.nqueries; q++)
+		fprintf(f, ", %d of %s", g->qrounds[q], g->names[q]);
+}
+
+static void state_sentence(FILE *f, const struct verdict *v, const struct regret *g)
+{
+	const struct decision *d = &g->d;
+	const char *a = g->values[d->answer];
+	double pct = g->in.margin * 100;
+
+	if (d->decided && d->regime == DECISION_WITHIN) {
+		fprintf(f, "Decided ");
+		after_rounds(f, g);
+		fprintf(f, ": %s is within %.0f%% of the fastest in every query (upper bounds: ", a, pct);
+		per_query(f, g, d->answer, 1, "");
+		fprintf(f, ")%s.", d->answer ? ", and every smaller value is shown slower than that in some query" : "");
+	} else if (d->decided) {
+		fprintf(f, "Decided ");
+		after_rounds(f, g);
+		fprintf(f, ", at a price: no value is within %.0f%% of the fastest in every query, and no value costs less at worst by more than the margin%s.",
+			pct, d->answer ? "; every smaller value costs more" : "");
+	} else {
+		fprintf(f, "Provisional ");
+		after_rounds(f, g);
+		fprintf(f, ": ");
+		why_open(f, v, g);
+		fprintf(f, ".");
+	}
+	if (d->regime == DECISION_PRICE || d->worst[d->answer] > 1 + g->in.margin) {
+		fprintf(f, " %s costs ", a);
+		per_query(f, g, d->answer, 0, " its best");
+		fprintf(f, ".");
+	}
+}
+
+/* ---- caveats ---- */
+
+static int add_caveat(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int add_caveat(json_t *list, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return json_array_append_new(list, json_string(buf));
+}
+
+static json_t *caveats(const struct verdict *v, const struct regret *g)
+{
+	const json_t *m = first_rep(v)->meta, *emu = json_object_get(json_object_get(m, "device"), "emulated");
+	double ra = report_num_at(m, "device.read_ahead_kb"), lo;
+	json_t *list = json_array();
+
+	if (json_is_true(json_object_get(v->cachecheck, "ran")) &&
+	    (lo = json_number_value(json_array_get(json_object_get(v->cachecheck, "ci95"), 0))) >
+	    report_num_at(v->cachecheck, "threshold"))
+		add_caveat(list, "A cache below this machine: re-reads were %.2fx as fast as fresh reads (the check's lower bound %.2f, above %.1f); cold runs may have been served from it.",
+			   report_num_at(v->cachecheck, "ratio"), lo, report_num_at(v->cachecheck, "threshold"));
+	if (ra >= 1024 || (ra >= 0 && ra <= 32))
+		add_caveat(list, "read_ahead_kb is %.0f, far from the usual 128: the figures at 0 (the kernel's readahead alone) may not carry over to a machine with the default.", ra);
+	if (g->nflags)
+		add_caveat(list, "%zu run%s flagged as disturbed by the rule fixed in advance and left out (listed under the rounds)%s%s%s.",
+			   g->nflags, g->nflags == 1 ? " was" : "s were", g->differ ? "; with them the answer would be " : "",
+			   g->differ && g->d_all.answer != NONE ? g->values[g->d_all.answer] : "",
+			   g->differ ? g->d_all.decided ? " (decided)" : " (provisional)" : "");
+	if (emu) {
+		char *txt = json_dumps(emu, JSON_COMPACT | JSON_SORT_KEYS);
+		const char *model = json_is_string(emu) ? json_string_value(emu) : report_str_at(emu, "model", NULL);
+
+		add_caveat(list, "An emulated device (%s): the answer holds for the model, not for the disk under it.",
+			   model ? model : txt ? txt : "model not recorded");
+		free(txt);
+	}
+	return list;
+}
+
+/* ---- the regret table ---- */
+
+/* "left after round 3", or "left blog's sweep after 6, sparse's after 4". */
+static const char *drop_of(const struct regret *g, size_t v, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+
+	for (size_t i = 0; i < g->ndrops; i++)
+		n += !strcmp(g->drops[i].value, g->values[v]);
+	if (!n)
+		return NULL;
+	for (size_t i = 0; i < g->ndrops && used < len; i++)
+		if (!strcmp(g->drops[i].value, g->values[v]))
+			used += (size_t)(n == 1 ? snprintf(buf, len, "left after round %d", g->drops[i].after_round) :
+					 snprintf(buf + used, len - used, "%s%s after %d", used ? ", " : "left ",
+						  g->drops[i].query, g->drops[i].after_round));
+	return buf;
+}
+
+static const char *state_of(const struct regret *g, size_t v, char *buf, size_t len)
+{
+	const struct decision *d = &g->d;
+	const char *left = drop_of(g, v, buf, len);
+
+	if (v == d->answer)
+		return "the answer";
+	if (left)
+		return left;
+	if (!d->complete[v])
+		return "not in every query";
+	if (d->regime == DECISION_PRICE)
+		return d->good[v] ? "as cheap at worst" : d->bad[v] ? "costs more" : "open";
+	return d->good[v] ? "within" : d->bad[v] ? "out" : "open";
+}
+
+static void cell_text(char *buf, size_t len, const struct decision_cell *c)
+{
+	char a[32], b[32], e[32];
+
+	if (!c->runs)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s (%.*s-%.*s)", regret_fmt_x(e, sizeof(e), c->est),
+			 (int)strlen(regret_fmt_x(a, sizeof(a), c->lo)) - 1, a,
+			 isfinite(c->hi) ? (int)strlen(regret_fmt_x(b, sizeof(b), c->hi)) - 1 : 1,
+			 isfinite(c->hi) ? b : "?");
+}
+
+static void regret_table(struct doc *d, const struct regret *g)
+{
+	size_t nc = g->in.nqueries + 3;
+	char heads[DECISION_MAX_QUERIES + 3][64], cells[DECISION_MAX_QUERIES + 3][64], x[64];
+	const char *h[DECISION_MAX_QUERIES + 3], *c[DECISION_MAX_QUERIES + 3];
+
+	snprintf(heads[0], 64, "value");
+	for (size_t q = 0; q < g->in.nqueries; q++)
+		snprintf(heads[q + 1], 64, "%s", g->names[q]);
+	snprintf(heads[nc - 2], 64, "worst");
+	snprintf(heads[nc - 1], 64, "state");
+	for (size_t i = 0; i < nc; i++)
+		h[i] = heads[i], c[i] = cells[i];
+	doc_table(d, nc, h);
+	for (size_t v = 0; v < g->in.nvalues; v++) {
+		snprintf(cells[0], 64, "%s", g->values[v]);
+		for (size_t q = 0; q < g->in.nqueries; q++)
+			cell_text(cells[q + 1], 64, &g->d.cell[q][v]);
+		snprintf(cells[nc - 2], 64, "%s", g->d.complete[v] ? regret_fmt_x(x, sizeof(x), g->d.worst[v]) : "-");
+		snprintf(cells[nc - 1], 64, "%s", state_of(g, v, x, sizeof(x)));
+		doc_row(d, c);
+	}
+}
+
+static void table_words(struct doc *d, const struct regret *g)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	fprintf(f, "Regret: a value's time over the fastest other value's in that query, paired within rounds (each round runs every value once); in brackets its 90%% interval, each end a 95%% one-sided bound (Student's t on the log times, a value + round model, ");
+	for (size_t q = 0; q < g->in.nqueries; q++)
+		fprintf(f, "%s%.0f degrees of freedom in %s", q ? ", " : "", g->d.q[q].df, g->names[q]);
+	fprintf(f, "). Within: the upper end is at most %.2fx in every query; out: the lower end is above that in some query; ?: no round shared with another value's kept runs. The margin is %.0f%% (--margin).",
+		1 + g->in.margin, g->in.margin * 100);
+	if (g->d.regime == DECISION_PRICE)
+		fprintf(f, " No value can be within in every query, so the margin applies to the worst case: as cheap at worst means a worst-case upper end at most %.2fx the least worst case's lower end; costs more, a worst-case lower end above %.2fx the least upper end.",
+			1 + g->in.margin, 1 + g->in.margin);
+	if (fclose(f) == 0)
+		doc_text(d, text);
+	free(text);
+}
+
+/* ---- the box ---- */
+
+static void answer_lines(struct doc *d, const struct verdict *v, const struct regret *g)
+{
+	const char *a = verdict_answer(g);
+	char code[512];
+
+	doc_para(d, "Set %s = %s for the tablespace measured (%s, which holds the data set).", EIC, a, tablespace(v));
+	snprintf(code, sizeof(code), "ALTER TABLESPACE %s SET (%s = %s);", tablespace(v), EIC, a);
+	doc_code(d, code);
+}
+
+static void say_caveats(struct doc *d, const json_t *list)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(list, i, c)
+		doc_para(d, "Caveat: %s", json_string_value(c));
+}
+
+static void per_query_bests(struct doc *d, const struct regret *g)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	fprintf(f, "Per query, for reference (the one value for the storage is the answer above): ");
+	for (size_t q = 0; q < g->in.nqueries; q++)
+		fprintf(f, "%s%s's own fastest was %s", q ? "; " : "", g->names[q],
+			g->d.q[q].fastest == NONE ? "none" : g->values[g->d.q[q].fastest]);
+	fprintf(f, ".");
+	if (fclose(f) == 0)
+		doc_text(d, text);
+	free(text);
+}
+
+/* One table: each query's heap-phase median and speedup against 0 per value. */
+static void summary_table(struct doc *d, const struct verdict *v, const struct regret *g)
+{
+	char heads[2 * DECISION_MAX_QUERIES + 1][80], cells[2 * DECISION_MAX_QUERIES + 1][40];
+	const char *h[2 * DECISION_MAX_QUERIES + 1], *c[2 * DECISION_MAX_QUERIES + 1];
+	size_t nc = 1 + 2 * g->in.nqueries;
+
+	snprintf(heads[0], 80, "value");
+	for (size_t q = 0; q < g->in.nqueries; q++) {
+		snprintf(heads[1 + 2 * q], 80, "%s %s ms", g->names[q], g->reps[q]->heap_phase ? "heap" : "query");
+		snprintf(heads[2 + 2 * q], 80, "%s x vs 0", g->names[q]);
+	}
+	for (size_t i = 0; i < nc; i++)
+		h[i] = heads[i], c[i] = cells[i];
+	doc_table(d, nc, h);
+	for (size_t k = 0; k < g->in.nvalues; k++) {
+		snprintf(cells[0], 40, "%s", g->values[k]);
+		for (size_t q = 0; q < g->in.nqueries; q++) {
+			const struct report *r = g->reps[q];
+			size_t gi = report_find(r, &r->groups[r->series[0].first], g->values[k]);
+			const struct report_group *gr = gi == REPORT_NONE ? NULL : &r->groups[gi];
+
+			doc_num(cells[1 + 2 * q], 40, "%.1f", gr ? gr->median_ms : NAN);
+			doc_num(cells[2 + 2 * q], 40, "%.2f", gr ? gr->speedup_vs_0 : NAN);
+		}
+		doc_row(d, c);
+	}
+	(void)v;
+}
+
+void verdict_box(struct doc *d, const struct verdict *v, const struct regret *g)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *cav;
+
+	doc_box_open(d, "The verdict");
+	if (g->d.answer == NONE) {
+		doc_para(d, "No value was swept in every query, so there is no one value to recommend for the storage.");
+		doc_box_close(d);
+		return;
+	}
+	answer_lines(d, v, g);
+	f = open_memstream(&text, &len);
+	if (f) {
+		state_sentence(f, v, g);
+		if (fclose(f) == 0)
+			doc_text(d, text);
+		free(text);
+	}
+	cav = caveats(v, g);
+	say_caveats(d, cav);
+	json_decref(cav);
+	regret_table(d, g);
+	table_words(d, g);
+	doc_box_close(d);
+	per_query_bests(d, g);
+	summary_table(d, v, g);
+	doc_para(d, "heap ms: each query's heap-phase median (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians); x vs 0: its speedup against 0.");
+}
+
+void verdict_racing(struct doc *d, const struct verdict *v, const struct regret *g)
+{
+	char x[32];
+
+	(void)v;
+	{
+		char *t = NULL;
+		size_t tl = 0;
+		FILE *f = open_memstream(&t, &tl);
+
+		if (f) {
+			fprintf(f, "Rounds: ");
+			for (size_t q = 0; q < g->in.nqueries; q++)
+				fprintf(f, "%s%d of %s", q ? ", " : "", g->qrounds[q], g->names[q]);
+			fprintf(f, "; every round ran every value still in the race once, in a shuffled order.%s",
+				g->priming ? "" : " No priming trial is recorded (a folder made before priming trials).");
+			if (fclose(f) == 0)
+				doc_text(d, t);
+			free(t);
+		}
+	}
+	if (g->priming)
+		doc_para(d, "%zu priming trial%s (one before each sweep's first recorded trial and after each switch of query or server) ran cold as the others and %s left out of every figure.",
+			 g->priming, g->priming == 1 ? "" : "s", g->priming == 1 ? "is" : "are");
+	if (!g->ndrops)
+		doc_para(d, "No value left the race: every value ran every round.");
+	for (size_t i = 0; i < g->ndrops; i++)
+		doc_para(d, "%s left the sweep of %s after round %d: %s.", g->drops[i].value, g->drops[i].query,
+			 g->drops[i].after_round, g->drops[i].why);
+	if (!g->nflags)
+		doc_para(d, "No run was flagged as disturbed (the rule: on 13-17 an index phase over %.1fx the series' median; steal time over %.0f%%; the device over %.1fx the value's median ms per MiB read).",
+			 REGRET_INDEX_X, REGRET_STEAL_PCT, REGRET_MS_PER_MIB_X);
+	for (size_t i = 0; i < g->nflags; i++)
+		doc_para(d, "Flagged: %s round %d at %s: %s; left out of the answer.", g->names[g->flags[i].q],
+			 g->flags[i].round, g->values[g->flags[i].v], g->flags[i].why);
+	if (g->differ && g->d_all.answer != NONE)
+		doc_para(d, "With the flagged runs the answer would be %s (%s, worst-case regret %s) instead of %s: both are said because they differ.",
+			 g->values[g->d_all.answer], g->d_all.decided ? "decided" : "provisional",
+			 regret_fmt_x(x, sizeof(x), g->d_all.worst[g->d_all.answer]), verdict_answer(g));
+	else if (g->nflags)
+		doc_para(d, "With the flagged runs the answer is the same.");
+}
+
+/* ---- JSON, schema 1 ---- */
+
+/* X rounded to DIGITS decimals, or null. */
+static json_t *fig(double x, int digits)
+{
+	double p = pow(10, digits);
+
+	return isfinite(x) ? json_real(round(x * p) / p) : json_null();
+}
+
+static json_t *value_json(const char *s)
+{
+	char *end;
+	double x = strtod(s, &end);
+
+	return *end || end == s ? json_string(s) : json_integer((json_int_t)x);
+}
+
+static const char *regime_name(enum decision_regime r)
+{
+	return r == DECISION_WITHIN ? "within" : r == DECISION_OPEN ? "open" : r == DECISION_PRICE ? "price" : "none";
+}
+
+static json_t *regret_json(const struct regret *g)
+{
+	json_t *rows = json_array();
+	char x[64];
+
+	for (size_t v = 0; v < g->in.nvalues; v++) {
+		json_t *qs = json_object();
+
+		for (size_t q = 0; q < g->in.nqueries; q++) {
+			const struct decision_cell *c = &g->d.cell[q][v];
+
+			json_object_set_new(qs, g->names[q], json_pack("{s:o, s:o, s:o, s:I}", "regret", fig(c->est, 3),
+							       "lo", fig(c->lo, 3), "hi", fig(c->hi, 3), "runs", (json_int_t)c->runs));
+		}
+		json_array_append_new(rows, json_pack("{s:o, s:o, s:o, s:s}", "value", value_json(g->values[v]),
+						      "queries", qs, "worst", g->d.complete[v] ? fig(g->d.worst[v], 3) : json_null(),
+						      "state", state_of(g, v, x, sizeof(x))));
+	}
+	return rows;
+}
+
+static json_t *history_json(const struct regret *g, json_t **flagged)
+{
+	json_t *drops = json_array();
+
+	*flagged = json_array();
+	for (size_t i = 0; i < g->ndrops; i++)
+		json_array_append_new(drops, json_pack("{s:o, s:s, s:i, s:s}", "value", value_json(g->drops[i].value),
+						       "query", g->drops[i].query,
+						       "after_round", g->drops[i].after_round, "why", g->drops[i].why));
+	for (size_t i = 0; i < g->nflags; i++)
+		json_array_append_new(*flagged, json_pack("{s:s, s:o, s:i, s:s}", "query", g->names[g->flags[i].q],
+							  "value", value_json(g->values[g->flags[i].v]),
+							  "round", g->flags[i].round, "why", g->flags[i].why));
+	return drops;
+}
+
+json_t *verdict_box_json(const struct verdict *v, const struct regret *g)
+{
+	const char *a = verdict_answer(g);
+	char alter[256], *why = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&why, &len);
+	json_t *o, *fastest = json_object(), *df = json_object(), *flagged, *drops, *with = json_null();
+
+	if (f && a)
+		state_sentence(f, v, g);
+	if (f)
+		fclose(f);
+	snprintf(alter, sizeof(alter), "ALTER TABLESPACE %s SET (%s = %s);", tablespace(v), EIC, a ? a : "?");
+	for (size_t q = 0; q < g->in.nqueries; q++) {
+		json_object_set_new(fastest, g->names[q], g->d.q[q].fastest == NONE ? json_null() :
+				    value_json(g->values[g->d.q[q].fastest]));
+		json_object_set_new(df, g->names[q], fig(g->d.q[q].df, 0));
+	}
+	drops = history_json(g, &flagged);
+	if (g->differ && g->d_all.answer != NONE)
+		with = json_pack("{s:o, s:s}", "recommendation", value_json(g->values[g->d_all.answer]),
+				 "state", g->d_all.decided ? "decided" : "provisional");
+	o = json_pack("{s:i, s:o, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+		      "schema", VERDICT_SCHEMA,
+		      "recommendation", a ? value_json(a) : json_null(),
+		      "state", !a ? "none" : g->d.decided ? "decided" : "provisional",
+		      "regime", regime_name(g->d.regime),
+		      "why", why ? why : "",
+		      "margin", fig(g->in.margin, 4),
+		      "level", fig(DECISION_LEVEL, 2),
+		      "rounds", g->rounds,
+		      "tablespace", tablespace(v),
+		      "alter", a ? json_string(alter) : json_null(),
+		      "regret", regret_json(g),
+		      "caveats", caveats(v, g),
+		      "dropped", drops,
+		      "flagged", flagged,
+		      "with_flagged", with,
+		      "per_query_fastest", fastest,
+		      "degrees_of_freedom", df,
+		      "queries", json_array(),
+		      "priming_trials", (json_int_t)g->priming);
+	for (size_t q = 0; q < g->in.nqueries; q++)
+		json_array_append_new(json_object_get(o, "queries"), json_string(g->names[q]));
+	free(why);
+	return o;
+}

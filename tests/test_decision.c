@@ -1,0 +1,284 @@
+/*
+ * test_decision: the decision rule on simulated sweeps (seeded, 1,000 each)
+ * and on hand-made tables. A simulated trial takes true ratio x base x
+ * exp(round drift + noise), the drift N(0, 0.1) shared by a round's trials,
+ * the noise N(0, sigma) per trial: sigma is the noise of one trial once the
+ * round's drift is paired away. Prints the figures it measures.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/report/decision.h"
+#include "io/rng.h"
+
+#define SWEEPS 1000
+#define DRIFT  0.1
+#define MAXR   12
+
+static const char *names[] = { "0", "1", "4", "16", "64", "256", "1000", "2", "8", "32" };
+
+static double gauss(struct rng *r)
+{
+	double u = rng_double(r), v = rng_double(r);
+
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+struct sim {
+	size_t nv, nq, rounds;
+	const double *truth;          /* [q][v] */
+	double sigma;
+	double ms[DECISION_MAX_QUERIES * 16 * MAXR];
+	unsigned char dropped[16];
+	struct decision_input in;
+};
+
+static void sim_init(struct sim *s, size_t nq, size_t nv, const double *truth, double sigma)
+{
+	memset(s, 0, sizeof(*s));
+	s->nq = nq, s->nv = nv, s->truth = truth, s->sigma = sigma;
+	for (size_t i = 0; i < sizeof(s->ms) / sizeof(s->ms[0]); i++)
+		s->ms[i] = NAN;
+	s->in = (struct decision_input){ .nvalues = nv, .nqueries = nq, .nrounds = MAXR,
+					 .ms = s->ms, .margin = DECISION_MARGIN, .dropped = s->dropped };
+	for (size_t v = 0; v < nv; v++)
+		s->in.values[v] = names[v];
+}
+
+/* One round of every kept value in every query; returns the trials run. */
+static size_t sim_round(struct sim *s, struct rng *r)
+{
+	size_t k = s->rounds++, n = 0;
+
+	for (size_t q = 0; q < s->nq; q++) {
+		double drift = DRIFT * gauss(r);
+
+		for (size_t v = 0; v < s->nv; v++)
+			if (!s->dropped[v]) {
+				s->ms[(q * s->nv + v) * MAXR + k] = 1000 * s->truth[q * s->nv + v] *
+								   exp(drift + s->sigma * gauss(r));
+				n++;
+			}
+	}
+	return n;
+}
+
+/* How often value V is called within the margin after ROUNDS rounds. */
+static double within_rate(size_t nv, const double *truth, double sigma, size_t rounds, size_t v,
+			  uint64_t seed)
+{
+	struct rng r;
+	struct sim s;
+	struct decision d;
+	int within = 0;
+
+	rng_seed(&r, seed);
+	for (int i = 0; i < SWEEPS; i++) {
+		sim_init(&s, 1, nv, truth, sigma);
+		for (size_t k = 0; k < rounds; k++)
+			sim_round(&s, &r);
+		assert_int_equal(decision_make(&s.in, &d), 0);
+		within += d.cell[0][v].hi <= 1 + DECISION_MARGIN;
+	}
+	return (double)within / SWEEPS;
+}
+
+static void t_quantiles(void **state)
+{
+	(void)state;
+	assert_true(fabs(decision_t(0.95, 2) - 2.920) < 1e-9);
+	assert_true(fabs(decision_t(0.99, 30) - 2.457) < 1e-9);
+	/* the expansion past the table meets the table's last entries */
+	assert_true(fabs(decision_t(0.95, 31) - 1.696) < 2e-3);
+	assert_true(fabs(decision_t(0.99, 31) - 2.453) < 4e-3);
+	assert_true(fabs(decision_t(0.95, 1e6) - 1.6449) < 1e-3);
+	assert_true(isnan(decision_t(0.95, 0)));
+}
+
+/* 3 paired rounds, sigma 0.2: a value truly 1.25x slower is rarely within. */
+static void slow_value_rarely_within(void **state)
+{
+	static const double grid5[] = { 1.0, 1.25, 1.5, 2.0, 3.0 };
+	static const double pair[] = { 1.0, 1.25 };
+	double p5 = within_rate(5, grid5, 0.2, 3, 1, 11), p2 = within_rate(2, pair, 0.2, 3, 1, 12);
+
+	(void)state;
+	print_message("# 3 rounds, sigma 0.2, truly 1.25x: called within the margin in %.1f%% of %d sweeps (5 values), %.1f%% (2 values)\n",
+		      p5 * 100, SWEEPS, p2 * 100);
+	assert_true(p5 <= 0.05);
+	assert_true(p2 <= 0.05);
+}
+
+/* 6 rounds, sigma 0.05: a value truly 1.02x is mostly within. */
+static void close_value_mostly_within(void **state)
+{
+	static const double grid5[] = { 1.0, 1.02, 1.5, 2.0, 3.0 };
+	static const double grid7[] = { 1.7, 2.5, 1.3, 1.0, 1.02, 1.3, 1.6 };
+	static const double pair[] = { 1.0, 1.02 };
+	double p5 = within_rate(5, grid5, 0.05, 6, 1, 21), p7 = within_rate(7, grid7, 0.05, 6, 4, 22);
+	double p2 = within_rate(2, pair, 0.05, 6, 1, 23);
+
+	(void)state;
+	print_message("# 6 rounds, sigma 0.05, truly 1.02x: called within the margin in %.1f%% (5 values), %.1f%% (7 values), %.1f%% (2 values: 5 degrees of freedom)\n",
+		      p5 * 100, p7 * 100, p2 * 100);
+	/* over run's coarse grid; with fewer values the pooled variance has
+	 * fewer degrees of freedom (the figures above say how much less) */
+	assert_true(p7 >= 0.80);
+	assert_true(p5 >= 0.75);
+}
+
+/* A noisier value does not pass more often than a steady one. */
+static void noisy_value_not_favoured(void **state)
+{
+	static const double grid[] = { 1.0, 1.25, 1.5, 2.0, 3.0 };
+	struct rng r;
+	struct sim s;
+	struct decision d;
+	int within = 0;
+
+	(void)state;
+	rng_seed(&r, 31);
+	for (int i = 0; i < SWEEPS; i++) {
+		sim_init(&s, 1, 5, grid, 0.1);
+		for (size_t k = 0; k < 3; k++) {
+			sim_round(&s, &r);
+			/* value 1 three times as noisy as the others */
+			s.ms[1 * MAXR + k] *= exp(0.2 * gauss(&r));
+		}
+		assert_int_equal(decision_make(&s.in, &d), 0);
+		within += d.cell[0][1].hi <= 1 + DECISION_MARGIN;
+	}
+	print_message("# 3 rounds, a 1.25x value with sigma 0.22 among values with 0.1: within in %.1f%%\n",
+		      100.0 * within / SWEEPS);
+	assert_true(within <= SWEEPS / 20);
+}
+
+/* Two values that share no round are compared through the model: a value
+ * far slower in its own rounds is still out, one alike is not shown within
+ * from a single run. */
+static void unpaired_values(void **state)
+{
+	/* 4 rounds of values 0, 1, 2; 1 left out in rounds 1-2, 2 in rounds 3-4 */
+	double ms[3 * 4] = { 100, 102, 99, 101,  NAN, NAN, 100, 102,  300, 305, NAN, NAN };
+	struct decision_input in = { .nvalues = 3, .nqueries = 1, .nrounds = 4, .ms = ms,
+				     .margin = DECISION_MARGIN, .values = { "0", "1", "2" } };
+	struct decision d;
+
+	(void)state;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_true(isfinite(d.cell[0][1].hi));
+	assert_true(d.cell[0][2].lo > 2.5);          /* 3x the others, though never beside 1 */
+	assert_true(d.bad[2]);
+	assert_true(d.cell[0][1].est < 1.05);
+}
+
+/* ---- racing against the fixed design ---- */
+
+struct outcome {
+	size_t answer;
+	int decided;
+	size_t trials;
+};
+
+static struct outcome run_design(const struct sim *proto, struct rng *r, size_t max_rounds, int race)
+{
+	struct sim s = *proto;
+	struct decision d;
+	enum decision_drop why[16];
+	size_t by[16];
+	struct outcome o = { 0 };
+
+	s.in.ms = s.ms;
+	s.in.dropped = s.dropped;
+	for (size_t k = 0; k < max_rounds; k++) {
+		o.trials += sim_round(&s, r);
+		assert_int_equal(decision_make(&s.in, &d), 0);
+		if (!race || s.rounds < DECISION_FIRST_RACE)
+			continue;
+		decision_race(&s.in, &d, why, by);
+		if (d.decided)
+			break;
+		for (size_t v = 0; v < s.nv; v++)
+			s.dropped[v] |= why[v] != DECISION_KEEP;
+	}
+	o.answer = d.answer;
+	o.decided = d.decided;
+	return o;
+}
+
+static void race_scenario(const char *name, size_t nq, size_t nv, const double *truth,
+			  double sigma, uint64_t seed, int asserted)
+{
+	struct rng r1, r2;
+	struct sim proto;
+	size_t same = 0, fixed_trials = 0, race_trials = 0, decided = 0;
+
+	rng_seed(&r1, seed);
+	rng_seed(&r2, seed + 1000);
+	sim_init(&proto, nq, nv, truth, sigma);
+	for (int i = 0; i < SWEEPS; i++) {
+		struct outcome f = run_design(&proto, &r1, 10, 0), g = run_design(&proto, &r2, 10, 1);
+
+		same += f.answer == g.answer;
+		if (f.answer != g.answer && getenv("DECISION_DEBUG"))
+			print_message("#   fixed %s (%s), racing %s (%s)\n", names[f.answer], f.decided ? "decided" : "open",
+				      names[g.answer], g.decided ? "decided" : "open");
+		decided += g.decided;
+		fixed_trials += f.trials;
+		race_trials += g.trials;
+	}
+	print_message("# racing, %s, sigma %.2f: the fixed design's answer (10 rounds) in %.1f%% of %d sweeps, with %.1f%% of its trials (decided in %.1f%%)\n",
+		      name, sigma, 100.0 * same / SWEEPS, SWEEPS, 100.0 * race_trials / fixed_trials,
+		      100.0 * decided / SWEEPS);
+	if (!asserted)
+		return;
+	assert_true(same >= SWEEPS * 95 / 100);
+	assert_true(race_trials <= fixed_trials * 60 / 100);
+}
+
+/* Over the coarse grid 0 1 4 16 64 256 1000. */
+static void racing_matches_fixed(void **state)
+{
+	/* a sparse query bound by concurrency, a dense one flat (18) */
+	static const double two[] = {
+		1.70, 2.50, 1.30, 1.00, 1.02, 1.05, 1.08,
+		1.02, 1.04, 1.03, 1.00, 1.01, 1.02, 1.04,
+	};
+	/* one query bound by readahead: 0 wins, prefetching costs 1.6x (15) */
+	static const double readahead[] = { 1.00, 1.77, 1.63, 1.70, 1.70, 1.70, 1.70 };
+	/* one query bound by concurrency: 16 and above within, 16 the smallest */
+	static const double concurrency[] = { 1.70, 2.50, 1.30, 1.00, 1.02, 1.05, 1.08 };
+	/* the presets disagree; 4 costs least at worst (1.3x), the others 1.5x and more */
+	static const double disagree[] = {
+		1.70, 2.50, 1.25, 1.00, 1.02, 1.05, 1.08,
+		1.00, 1.77, 1.30, 1.50, 1.50, 1.50, 1.50,
+	};
+
+	(void)state;
+	race_scenario("two queries, one value within in both", 2, 7, two, 0.05, 41, 1);
+	race_scenario("one query bound by readahead", 1, 7, readahead, 0.05, 43, 1);
+	race_scenario("one query bound by concurrency", 1, 7, concurrency, 0.05, 44, 1);
+	race_scenario("two queries, one value within in both", 2, 7, two, 0.10, 45, 0);
+	race_scenario("presets that disagree", 2, 7, disagree, 0.05, 42, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_quantiles),
+		cmocka_unit_test(slow_value_rarely_within),
+		cmocka_unit_test(close_value_mostly_within),
+		cmocka_unit_test(noisy_value_not_favoured),
+		cmocka_unit_test(unpaired_values),
+		cmocka_unit_test(racing_matches_fixed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
