@@ -1,5 +1,5 @@
 /*
- * hist: log-linear latency histogram with Welford mean/variance.
+ * hist: log-linear latency histogram with exact integer moments.
  * Bucket index: values below 2^HIST_SUB_BITS map to themselves; above, the
  * top HIST_SUB_BITS+1 bits select the bucket, so each power of two is split in
  * HIST_SUB equal parts. Percentiles use the nearest-rank definition.
@@ -42,32 +42,25 @@ void hist_bucket_range(unsigned idx, uint64_t *lo, uint64_t *hi)
 
 void hist_add(struct hist *h, uint64_t ns)
 {
-	double delta;
-
 	h->buckets[hist_index(ns)]++;
 	h->count++;
+	h->sum_ns += ns;
+	h->sum_sq_ns2 += (unsigned __int128)ns * ns;
 	if (ns < h->min_ns)
 		h->min_ns = ns;
 	if (ns > h->max_ns)
 		h->max_ns = ns;
-	delta = (double)ns - h->mean_ns;
-	h->mean_ns += delta / (double)h->count;
-	h->m2 += delta * ((double)ns - h->mean_ns);
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	double n1 = (double)dst->count, n2 = (double)src->count, delta;
-
 	if (src->count == 0)
 		return;
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
-	/* Chan et al.: combine two partial Welford states. */
-	delta = src->mean_ns - dst->mean_ns;
-	dst->mean_ns += delta * n2 / (n1 + n2);
-	dst->m2 += src->m2 + delta * delta * n1 * n2 / (n1 + n2);
 	dst->count += src->count;
+	dst->sum_ns += src->sum_ns;
+	dst->sum_sq_ns2 += src->sum_sq_ns2;
 	if (src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
 	if (src->max_ns > dst->max_ns)
@@ -100,11 +93,34 @@ uint64_t hist_percentile(const struct hist *h, double pct)
 	return h->max_ns;
 }
 
+double hist_mean(const struct hist *h)
+{
+	return h->count ? (double)h->sum_ns / (double)h->count : 0.0;
+}
+
+/*
+ * n * sum(x^2) - sum(x)^2, which is n^2 times the population variance: in
+ * integers, exact, unless n * sum(x^2) needs more than 128 bits (then in
+ * long double).
+ */
+static long double spread(const struct hist *h)
+{
+	unsigned __int128 n = h->count, s = h->sum_ns, nsq;
+	long double mean;
+
+	if (!__builtin_mul_overflow(n, h->sum_sq_ns2, &nsq))
+		return (long double)(nsq - s * s);
+	mean = (long double)h->sum_ns / (long double)h->count;
+	return ((long double)h->sum_sq_ns2 - mean * (long double)h->sum_ns) * (long double)h->count;
+}
+
 double hist_stddev(const struct hist *h)
 {
+	long double n = (long double)h->count;
+
 	if (h->count < 2)
 		return 0.0;
-	return sqrt(h->m2 / (double)(h->count - 1));
+	return (double)sqrtl(spread(h) / (n * (n - 1)));
 }
 
 void hist_summarize(const struct hist *h, struct hist_summary *out)
@@ -113,7 +129,7 @@ void hist_summarize(const struct hist *h, struct hist_summary *out)
 		.count = h->count,
 		.min_ns = h->count ? h->min_ns : 0,
 		.max_ns = h->max_ns,
-		.mean_ns = h->mean_ns,
+		.mean_ns = hist_mean(h),
 		.stddev_ns = hist_stddev(h),
 		.p50_ns = hist_percentile(h, 50.0),
 		.p90_ns = hist_percentile(h, 90.0),

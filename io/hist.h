@@ -2,9 +2,11 @@
  * hist: latency statistics in nanoseconds. A log-linear histogram (exact
  * below 64 ns, then 64 sub-buckets per power of two) gives percentiles with a
  * relative error below 1/128 (0.8%: a value is reported as the middle of its
- * bucket, whose width is at most 1/64 of its lower bound); Welford's method
- * keeps an exact mean and variance; min and max are exact. hist_add does no
- * allocation and no system call. Two histograms merge losslessly.
+ * bucket, whose width is at most 1/64 of its lower bound); the sum and the sum
+ * of squares are kept as integers, so mean and variance are exact (computed
+ * when asked, not per value); min and max are exact. hist_add is a few
+ * integer operations: no division, no allocation, no system call. Two
+ * histograms merge losslessly.
  */
 #ifndef IO_HIST_H
 #define IO_HIST_H
@@ -18,8 +20,8 @@
 struct hist {
 	uint64_t count;
 	uint64_t min_ns, max_ns;
-	double   mean_ns;                 /* Welford running mean */
-	double   m2;                      /* Welford sum of squared deviations */
+	uint64_t sum_ns;                  /* of every value */
+	unsigned __int128 sum_sq_ns2;     /* of every value's square */
 	uint64_t buckets[HIST_BUCKETS];
 };
 
@@ -36,6 +38,8 @@ void hist_merge(struct hist *dst, const struct hist *src);
 
 /* The value at percentile PCT (0 < PCT <= 100), 0 when empty. */
 uint64_t hist_percentile(const struct hist *h, double pct);
+/* The mean, 0 when empty; the sample standard deviation, 0 below 2 values. */
+double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
 void hist_summarize(const struct hist *h, struct hist_summary *out);
 

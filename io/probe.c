@@ -1,11 +1,11 @@
 /*
  * probe: the timed loop. Synchronous engines: one slot, two clock reads per
- * read. Asynchronous engines: up to depth slots in flight, each read
- * submitted as its slot frees, completions reaped in batches with one clock
- * read per batch. Engines that combine draw each read's blocks through
- * io/combine.h; the others one block at a time. With a steady rule, IOPS is
- * tallied per window at those same clock reads. The clock starts after the
- * engine is set up; nothing is allocated in the loop.
+ * read. Asynchronous engines: up to depth slots; a turn refills every free
+ * slot, submits the new reads and waits in one system call, with one clock
+ * read for the submissions and one for the completions it reaps. Combining
+ * engines draw reads through io/combine.h. Steady windows are tallied at the
+ * same clock reads; the clock starts after the engine is set up. Nothing is
+ * allocated in the loop; buffers sit in huge pages where the kernel allows.
  */
 #include "io/probe.h"
 
@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -185,41 +186,47 @@ static int loop_sync(struct run *r)
 }
 
 /*
- * Submit each read as soon as its slot is free, one commit per read, as fio
- * does by default: batching the refill makes the device see convoys (a
- * virtio disk then completes them together and IOPS drop ~10%). The commit
- * that fills the last slot also waits for a completion.
+ * Fill every free slot the run may still issue: each read prepared and
+ * queued, nothing submitted yet. The slots filled are left just above
+ * free_ios[nfree], where turn() stamps them. How many, or -errno.
  */
-static int issue(struct run *r)
+static int fill(struct run *r)
+{
+	const struct engine_ops *ops = r->eng.ops;
+	int n = 0, rc;
+
+	while (r->nfree > 0 && may_issue(r)) {
+		struct engine_io *io = r->free_ios[r->nfree - 1];
+		prepare(r, io);
+		if ((rc = ops->queue(&r->eng, io)) < 0)
+			return fail(r, PROBE_FAILED_IO, rc, "%s: submit: %s",
+				    r->cfg->engine->name, strerror(-rc));
+		r->nfree--;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * One system call per turn: the reads just queued are stamped with one
+ * clock read and submitted together, and the same call waits for a
+ * completion; then every completion ready is reaped and timed with one
+ * clock read. A read's latency runs from the call that submitted it to the
+ * clock read after the call that reaped it, as before any batching. The
+ * number of completions reaped.
+ */
+static int turn(struct run *r, int queued)
 {
 	const struct engine_ops *ops = r->eng.ops;
 	int rc;
 
-	while (r->nfree > 0 && may_issue(r)) {
-		struct engine_io *io = r->free_ios[--r->nfree];
-		prepare(r, io);
-		io->start_ns = clock_now_ns();
-		if ((rc = ops->queue(&r->eng, io)) < 0)
-			r->free_ios[r->nfree++] = io;	/* not in flight: drain must not wait for it */
-		else
-			rc = ops->commit(&r->eng, r->nfree == 0);
-		if (rc < 0)
-			return fail(r, PROBE_FAILED_IO, rc, "%s: submit: %s",
-				    r->cfg->engine->name, strerror(-rc));
+	if (queued) {
+		uint64_t t0 = clock_now_ns();
+		for (int i = 0; i < queued; i++)
+			r->free_ios[r->nfree + (unsigned)i]->start_ns = t0;
 	}
-	return 0;
-}
-
-/* Completions into done[], waiting for one when none is ready. */
-static int collect(struct run *r)
-{
-	const struct engine_ops *ops = r->eng.ops;
-	int n = ops->reap(&r->eng, r->done, r->cfg->depth), rc;
-
-	if (n > 0)
-		return n;
 	if ((rc = ops->commit(&r->eng, 1)) < 0)
-		return fail(r, PROBE_FAILED_IO, rc, "%s: wait: %s",
+		return fail(r, PROBE_FAILED_IO, rc, "%s: submit and wait: %s",
 			    r->cfg->engine->name, strerror(-rc));
 	return ops->reap(&r->eng, r->done, r->cfg->depth);
 }
@@ -244,12 +251,13 @@ static int loop_async(struct run *r)
 	int rc, n;
 
 	for (;;) {
-		if ((rc = issue(r)) < 0)
-			return rc;
+		if ((n = fill(r)) < 0)
+			return n;
 		if (r->nfree == r->cfg->depth)
 			return 0;                  /* nothing in flight, nothing to issue */
-		if ((n = collect(r)) < 0)
+		if ((n = turn(r, n)) < 0)
 			return n;
+		rc = 0;
 		t = clock_now_ns();
 		for (int i = 0; i < n; i++) {
 			if (rc == 0)
@@ -262,6 +270,27 @@ static int loop_async(struct run *r)
 	}
 }
 
+/*
+ * The slot buffers, zeroed, in transparent huge pages where the kernel
+ * allows it (madvise mode or always): a buffer is then physically
+ * contiguous and a read one DMA segment, where 4 KiB pages would make an
+ * 8 KiB read two (the kernel maps, and the device fills, each segment).
+ * Elsewhere they are ordinary pages and nothing else changes. NULL when out
+ * of memory.
+ */
+static void *alloc_bufs(size_t bytes)
+{
+	const size_t huge = (size_t)2 << 20;
+	size_t len = (bytes + huge - 1) & ~(huge - 1);
+	void *p;
+
+	if (posix_memalign(&p, huge, len) != 0)
+		return NULL;
+	(void)madvise(p, len, MADV_HUGEPAGE);   /* a hint: EINVAL without THP */
+	memset(p, 0, bytes);
+	return p;
+}
+
 static int alloc_slots(struct run *r, unsigned depth, uint32_t bs)
 {
 	size_t slot_bytes = (size_t)r->max_blocks * bs;
@@ -270,13 +299,11 @@ static int alloc_slots(struct run *r, unsigned depth, uint32_t bs)
 	r->ios = calloc(depth, sizeof(*r->ios));
 	r->free_ios = calloc(depth, sizeof(*r->free_ios));
 	r->done = calloc(depth, sizeof(*r->done));
-	if (!r->hist || !r->ios || !r->free_ios || !r->done ||
-	    posix_memalign(&r->bufs, 4096, depth * slot_bytes) != 0) {
-		r->bufs = NULL;
+	if (r->hist && r->ios && r->free_ios && r->done)
+		r->bufs = alloc_bufs(depth * slot_bytes);
+	if (!r->bufs)
 		return fail(r, PROBE_FAILED_SETUP, -ENOMEM, "out of memory for %u slots", depth);
-	}
 	hist_init(r->hist);
-	memset(r->bufs, 0, depth * slot_bytes);
 	for (unsigned i = 0; i < depth; i++) {
 		r->ios[i] = (struct engine_io){
 			.slot = i, .nblocks = 1, .buf = (char *)r->bufs + i * slot_bytes,

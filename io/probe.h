@@ -89,9 +89,9 @@ struct probe_result {
 
 /*
  * `inflight` is Little's law on the probe's own timing: the sum of every
- * read's latency (from just before it is queued to the clock read after its
- * completion is reaped) over the elapsed time, so the mean number of slots
- * holding a read. Below the depth, the loop left slots empty; the device's
+ * read's latency (from the clock read just before the system call that
+ * submits it to the one just after the call that reaps its completion) over
+ * the elapsed time, so the mean number of slots holding a read. Below the depth, the loop left slots empty; the device's
  * own figure is disk.avg_queue_depth.
  */
 

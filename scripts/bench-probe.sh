@@ -7,18 +7,32 @@
 # for both. Per round: the ratio ours / fio of IOPS and of CPU time per I/O.
 # Per point: the median of the round ratios and an order-statistic interval
 # for it (the k-th smallest to the k-th largest ratio, k the largest giving at
-# least 95% coverage; with 6 rounds or fewer no such k exists and the interval
-# is min..max, its coverage printed), the medians of both tools' IOPS and CPU,
-# and each tool's reads in flight at the device (aqu-sz: /proc/diskstats for
-# ours, fio's disk_util in_queue over its run time for fio; ours also by
-# Little's law at the probe). Targets: IOPS ratio >= 0.97, CPU ratio <= 1.00.
-# Both draw blocks uniformly with replacement (fio --norandommap). Raw outputs
-# and the table go to results/<UTC>-bench-probe/.
+# least 95% coverage; with 8 rounds or fewer that is min..max, its coverage
+# printed), the medians of both tools' IOPS and CPU, and each tool's reads in
+# flight at the device (aqu-sz: /proc/diskstats for ours, fio's disk_util
+# in_queue over its run time for fio; ours also by Little's law at the
+# probe).
+#
+# A point runs BENCH_PROBE_ROUNDS rounds, then two more at a time while it is
+# not settled, up to BENCH_PROBE_MAX_ROUNDS: unsettled is an IOPS or CPU
+# interval that holds 1 but reaches further than BENCH_PROBE_MARGIN from it
+# (the tools may still differ by more than that), or a CPU interval that
+# straddles the row's CPU target. Then a line per row says from the intervals
+# whether ours is behind, level or ahead of fio in IOPS and in CPU per read
+# (level: the interval holds 1), and whether the targets are met: median IOPS
+# ratio >= BENCH_PROBE_IOPS_TARGET with the interval reaching 1, median CPU
+# ratio <= the row's CPU target (BENCH_PROBE_CPU_TARGET, or
+# BENCH_PROBE_CPU_TARGET_DEEP for io_uring at depths of 4 and more).
+# Both draw blocks uniformly with replacement (fio --norandommap). Raw
+# outputs, the table and the load average at the start and the end go to
+# results/<UTC>-bench-probe/.
 #
 # Environment: BENCH_PROBE_SIZE (4G), BENCH_PROBE_SECONDS (5),
 # BENCH_PROBE_DEPTHS ("1 4 16 64 128"), BENCH_PROBE_FILE (data/probe-file),
 # BENCH_PROBE_PSYNC (1; 0 skips the psync row), BENCH_PROBE_ROUNDS (6: even,
-# so each tool goes first equally often).
+# so each tool goes first equally often), BENCH_PROBE_MAX_ROUNDS (16),
+# BENCH_PROBE_MARGIN (0.02), BENCH_PROBE_IOPS_TARGET (0.99),
+# BENCH_PROBE_CPU_TARGET (1.00), BENCH_PROBE_CPU_TARGET_DEEP (0.85).
 set -eu
 
 SIZE=${BENCH_PROBE_SIZE:-4G}
@@ -27,6 +41,11 @@ DEPTHS=${BENCH_PROBE_DEPTHS:-"1 4 16 64 128"}
 FILE=${BENCH_PROBE_FILE:-data/probe-file}
 PSYNC=${BENCH_PROBE_PSYNC:-1}
 ROUNDS=${BENCH_PROBE_ROUNDS:-6}
+MAX_ROUNDS=${BENCH_PROBE_MAX_ROUNDS:-16}
+MARGIN=${BENCH_PROBE_MARGIN:-0.02}
+IOPS_TARGET=${BENCH_PROBE_IOPS_TARGET:-0.99}
+CPU_TARGET=${BENCH_PROBE_CPU_TARGET:-1.00}
+CPU_TARGET_DEEP=${BENCH_PROBE_CPU_TARGET_DEEP:-0.85}
 BS=8k
 EIC=${EICBENCH:-./eicbench}
 
@@ -37,6 +56,16 @@ done
 case $ROUNDS in
 ''|*[!0-9]*|0|1) echo "bench-probe: BENCH_PROBE_ROUNDS '$ROUNDS' is not a whole number of at least 2" >&2; exit 2 ;;
 esac
+case $MAX_ROUNDS in
+''|*[!0-9]*) echo "bench-probe: BENCH_PROBE_MAX_ROUNDS '$MAX_ROUNDS' is not a whole number" >&2; exit 2 ;;
+esac
+[ "$MAX_ROUNDS" -ge "$ROUNDS" ] ||
+	{ echo "bench-probe: BENCH_PROBE_MAX_ROUNDS $MAX_ROUNDS is below BENCH_PROBE_ROUNDS $ROUNDS" >&2; exit 2; }
+for v in "MARGIN=$MARGIN" "IOPS_TARGET=$IOPS_TARGET" "CPU_TARGET=$CPU_TARGET" "CPU_TARGET_DEEP=$CPU_TARGET_DEEP"; do
+	case ${v#*=} in
+	''|*[!0-9.]*|*.*.*|.) echo "bench-probe: BENCH_PROBE_${v%%=*} '${v#*=}' is not a positive decimal number (e.g. 0.85)" >&2; exit 2 ;;
+	esac
+done
 
 bytes=$(numfmt --from=iec "$SIZE") || { echo "bench-probe: BENCH_PROBE_SIZE '$SIZE' is not a size (e.g. 512M, 4G)" >&2; exit 2; }
 
@@ -74,14 +103,27 @@ fio_figures() {
 	jq -r '.jobs[0] as $j | "\($j.read.iops) \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.read.runtime * 1000 / $j.read.total_ios) \(if (.disk_util | length) > 0 then .disk_util[0].in_queue / $j.read.runtime else "nan" end)"' "$1"
 }
 
-# summarize LABEL DEPTH: reads the rounds file "ours_iops ours_cpu ours_aqu
-# ours_inflight fio_iops fio_cpu fio_aqu" and prints the table line.
-summarize() {
-	awk -v l="$1" -v d="$2" -v out="$OUT/rounds.txt" '
+# stats MODE LABEL DEPTH CPU_TARGET: reads the rounds file "ours_iops
+# ours_cpu ours_aqu ours_inflight fio_iops fio_cpu fio_aqu". MODE "settled"
+# prints yes or no (see the top of this file); "row" prints the table line,
+# and appends the verdict line to verdicts.txt and the per-round ratios to
+# rounds.txt.
+stats() {
+	awk -v mode="$1" -v l="$2" -v d="$3" -v ct="$4" -v m="$MARGIN" -v it="$IOPS_TARGET" \
+		-v vout="$OUT/verdicts.txt" -v rout="$OUT/rounds.txt" '
 	function sortv(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
 	function med(v, n) { sortv(v, n); return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
 	# P(Binomial(n, 1/2) <= k)
 	function bcdf(n, k,   i, c, s) { c = 1; s = 0; for (i = 0; i <= k; i++) { s += c; c = c * (n - i) / (i + 1) } return s / 2 ^ n }
+	# an interval that holds 1 but reaches further than the margin from it
+	function loose(lo, hi) { return lo <= 1 && hi >= 1 && (lo < 1 - m || hi > 1 + m) }
+	# ours against fio from the interval; more_is_better for IOPS
+	function side(lo, hi, more_is_better) {
+		if (lo > 1) return sprintf("%s (%.3f-%.3f, above 1)", more_is_better ? "ahead" : "behind", lo, hi)
+		if (hi < 1) return sprintf("%s (%.3f-%.3f, below 1)", more_is_better ? "behind" : "ahead", lo, hi)
+		if (loose(lo, hi)) return sprintf("undecided (%.3f-%.3f holds 1 but reaches past %.3f-%.3f)", lo, hi, 1 - m, 1 + m)
+		return sprintf("level (%.3f-%.3f holds 1)", lo, hi)
+	}
 	{ n++; oi[n] = $1; oc[n] = $2; oa[n] = $3; of[n] = $4; fi[n] = $5; fc[n] = $6; fa[n] = $7
 	  ir[n] = $1 / $5; cr[n] = $2 / $6; irs = irs sprintf(" %.3f", ir[n]) }
 	END {
@@ -89,52 +131,77 @@ summarize() {
 		cov = 1 - 2 * bcdf(n, k - 1)
 		mi = med(ir, n); ilo = ir[k]; ihi = ir[n + 1 - k]
 		mc = med(cr, n); clo = cr[k]; chi = cr[n + 1 - k]
-		printf "%-9s %5d %9.0f %9.0f %6.3f %5.3f-%5.3f %s %7.2f %7.2f %6.3f %5.3f-%5.3f %s %6.2f %6.2f %6.2f\n",
-			l, d, med(oi, n), med(fi, n), mi, ilo, ihi, (mi >= 0.97 ? "ok " : "LOW"),
-			med(oc, n), med(fc, n), mc, clo, chi, (mc <= 1.0 ? "ok  " : "HIGH"),
-			med(oa, n), med(fa, n), med(of, n)
+		if (mode == "settled") {
+			print (loose(ilo, ihi) || loose(clo, chi) || (clo < ct && chi > ct)) ? "no" : "yes"
+			exit
+		}
+		iok = mi >= it && ihi >= 1; cok = mc <= ct
+		printf "%-9s %5d %9.0f %9.0f %6.3f %5.3f-%5.3f %s %7.2f %7.2f %6.3f %5.3f-%5.3f %s %6.2f %6.2f %6.2f %6d\n",
+			l, d, med(oi, n), med(fi, n), mi, ilo, ihi, (iok ? "ok " : "LOW"),
+			med(oc, n), med(fc, n), mc, clo, chi, (cok ? "ok  " : "HIGH"),
+			med(oa, n), med(fa, n), med(of, n), n
+		unsettled = loose(ilo, ihi) || loose(clo, chi) || (clo < ct && chi > ct)
+		printf "%-8s %4d: IOPS %s; CPU per read %s; targets: IOPS %s, CPU <= %.2f %s; %d rounds%s\n",
+			l, d, side(ilo, ihi, 1), side(clo, chi, 0),
+			(iok ? "met" : "missed"), ct, (cok ? "met" : "missed"), n,
+			(unsettled ? ", not settled" : "") >> vout
 		printf "%s %d: IOPS ratio per round%s (ours first in odd rounds); interval covers the median ratio with %.1f%%\n",
-			l, d, irs, 100 * cov >> out
+			l, d, irs, 100 * cov >> rout
 	}'
 }
 
-# point LABEL ENGINE DEPTH: ROUNDS rounds, each both tools back to back.
+# round LABEL ENGINE DEPTH R: both tools back to back, ours first in odd
+# rounds; a new seed each round, the same for both, so that neither re-reads
+# blocks the host may still cache from its own previous run.
+round() {
+	if [ $(($4 % 2)) -eq 1 ]; then
+		ours "$2" "$3" "ours-$1-$3-$4" "$4$3"
+		theirs "$2" "$3" "fio-$1-$3-$4" "$4$3"
+	else
+		theirs "$2" "$3" "fio-$1-$3-$4" "$4$3"
+		ours "$2" "$3" "ours-$1-$3-$4" "$4$3"
+	fi
+	echo "$(ours_figures "$OUT/ours-$1-$3-$4.json") $(fio_figures "$OUT/fio-$1-$3-$4.json")" >>"$OUT/round-$1-$3.txt"
+}
+
+# point LABEL ENGINE DEPTH CPU_TARGET: ROUNDS rounds, then pairs of rounds
+# until settled or MAX_ROUNDS.
 point() {
 	r=1
 	: >"$OUT/round-$1-$3.txt"
-	while [ "$r" -le "$ROUNDS" ]; do
-		# a new seed each round, the same for both: neither re-reads blocks
-		# the host may still cache from its own previous run
-		if [ $((r % 2)) -eq 1 ]; then
-			ours "$2" "$3" "ours-$1-$3-$r" "$r$3"
-			theirs "$2" "$3" "fio-$1-$3-$r" "$r$3"
-		else
-			theirs "$2" "$3" "fio-$1-$3-$r" "$r$3"
-			ours "$2" "$3" "ours-$1-$3-$r" "$r$3"
-		fi
-		echo "$(ours_figures "$OUT/ours-$1-$3-$r.json") $(fio_figures "$OUT/fio-$1-$3-$r.json")" >>"$OUT/round-$1-$3.txt"
+	while [ "$r" -le "$ROUNDS" ] ||
+		{ [ "$r" -le "$MAX_ROUNDS" ] && [ $((r % 2)) -eq 0 ]; } ||
+		{ [ "$r" -lt "$MAX_ROUNDS" ] &&
+		  [ "$(stats settled "$1" "$3" "$4" <"$OUT/round-$1-$3.txt")" = no ]; }; do
+		round "$1" "$2" "$3" "$r"
 		r=$((r + 1))
 	done
-	summarize "$1" "$3" <"$OUT/round-$1-$3.txt" | tee -a "$OUT/table.txt"
+	stats row "$1" "$3" "$4" <"$OUT/round-$1-$3.txt" | tee -a "$OUT/table.txt"
 }
 
-echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS rounds; raw output in $OUT" >&2
+echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS to $MAX_ROUNDS rounds; raw output in $OUT" >&2
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/load.txt"
 {
-	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s\n" "" "" "IOPS" "" "ratio" "" "" \
-		"CPU" "µs/IO" "ratio" "" "" "aqu-sz" "" "in flt"
-	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s\n" engine depth ours fio median \
-		interval "" ours fio median interval "" ours fio ours
+	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s %6s\n" "" "" "IOPS" "" "ratio" "" "" \
+		"CPU" "µs/IO" "ratio" "" "" "aqu-sz" "" "in flt" ""
+	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s %6s\n" engine depth ours fio median \
+		interval "" ours fio median interval "" ours fio ours rounds
 } | tee "$OUT/table.txt"
 : >"$OUT/rounds.txt"
+: >"$OUT/verdicts.txt"
 for d in $DEPTHS; do
-	point io_uring io_uring "$d"
+	if [ "$d" -ge 4 ]; then ct=$CPU_TARGET_DEEP; else ct=$CPU_TARGET; fi
+	point io_uring io_uring "$d" "$ct"
 done
 if [ "$PSYNC" = 1 ]; then
-	point psync psync 1
+	point psync psync 1 "$CPU_TARGET"
 fi
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
 cat "$OUT/rounds.txt"
+cat "$OUT/verdicts.txt"
+cat "$OUT/load.txt"
 if grep -qE 'LOW|HIGH' "$OUT/table.txt"; then
-	echo "bench-probe: some rows miss the target (median IOPS ratio >= 0.97, CPU ratio <= 1); read the intervals before concluding" >&2
+	echo "bench-probe: some rows miss a target (median IOPS ratio >= $IOPS_TARGET with its interval reaching 1; CPU ratio <= $CPU_TARGET, $CPU_TARGET_DEEP for io_uring at depth 4 and more)" >&2
 else
-	echo "bench-probe: every row meets the target" >&2
+	echo "bench-probe: every row meets the targets" >&2
 fi

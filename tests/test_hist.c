@@ -1,6 +1,8 @@
 /*
  * test_hist: bucket layout, percentiles against a sorted-array reference
- * within the documented 1/128 bound, Welford mean/stddev, merge, edge cases.
+ * within the documented 1/128 bound, exact mean and standard deviation (also
+ * far from zero, where a running floating-point mean loses digits), merge,
+ * edge cases.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,25 +77,47 @@ static void test_percentiles_vs_sorted(void **state)
 	free(h);
 }
 
-static void test_welford(void **state)
+static void test_moments(void **state)
 {
 	uint64_t *v = malloc(N * sizeof(*v));
 	struct hist *h = malloc(sizeof(*h));
-	double sum = 0, ss = 0, mean;
+	long double sum = 0, ss = 0, mean;
 	(void)state;
 
 	fill_values(v, N, 7);
 	hist_init(h);
 	for (size_t i = 0; i < N; i++) {
 		hist_add(h, v[i]);
-		sum += (double)v[i];
+		sum += (long double)v[i];
 	}
 	mean = sum / N;
 	for (size_t i = 0; i < N; i++)
-		ss += ((double)v[i] - mean) * ((double)v[i] - mean);
-	assert_true(fabs(h->mean_ns - mean) < mean * 1e-9);
-	assert_true(fabs(hist_stddev(h) - sqrt(ss / (N - 1))) < sqrt(ss / (N - 1)) * 1e-9);
+		ss += ((long double)v[i] - mean) * ((long double)v[i] - mean);
+	assert_true(fabs(hist_mean(h) - (double)mean) <= (double)mean * 1e-15);
+	assert_true(fabs(hist_stddev(h) - (double)sqrtl(ss / (N - 1))) <=
+		    (double)sqrtl(ss / (N - 1)) * 1e-12);
 	free(v);
+	free(h);
+}
+
+/* 10^15 ns plus 1, 2 and 3, a thousand times each: the squares are near
+ * 10^30, yet the variance (2000 / 2999) must come out exact. */
+static void test_moments_far_from_zero(void **state)
+{
+	struct hist *h = malloc(sizeof(*h));
+	const uint64_t base = 1000000000000000ull;
+	const unsigned reps = 1000;
+	double n = 3.0 * reps, var;
+	(void)state;
+
+	hist_init(h);
+	for (unsigned i = 0; i < reps; i++)
+		for (uint64_t d = 1; d <= 3; d++)
+			hist_add(h, base + d);
+	/* deviations from the mean (base + 2) are -1, 0, 1: sum of squares 2 * reps */
+	var = 2.0 * reps / (n - 1);
+	assert_true(hist_mean(h) == (double)(base + 2));
+	assert_true(fabs(hist_stddev(h) - sqrt(var)) <= sqrt(var) * 1e-12);
 	free(h);
 }
 
@@ -116,8 +140,10 @@ static void test_merge(void **state)
 	assert_int_equal(a->min_ns, all->min_ns);
 	assert_int_equal(a->max_ns, all->max_ns);
 	assert_memory_equal(a->buckets, all->buckets, sizeof(a->buckets));
-	assert_true(fabs(a->mean_ns - all->mean_ns) < all->mean_ns * 1e-9);
-	assert_true(fabs(hist_stddev(a) - hist_stddev(all)) < hist_stddev(all) * 1e-6);
+	assert_int_equal(a->sum_ns, all->sum_ns);
+	assert_true(a->sum_sq_ns2 == all->sum_sq_ns2);
+	assert_true(hist_mean(a) == hist_mean(all));
+	assert_true(hist_stddev(a) == hist_stddev(all));
 	free(v);
 	free(all);
 	free(a);
@@ -150,7 +176,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index_ranges),
 		cmocka_unit_test(test_percentiles_vs_sorted),
-		cmocka_unit_test(test_welford),
+		cmocka_unit_test(test_moments),
+		cmocka_unit_test(test_moments_far_from_zero),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_empty_and_single),
 	};

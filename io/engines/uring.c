@@ -1,7 +1,8 @@
 /*
  * io_uring engines: up to depth reads in flight, buffered or O_DIRECT. The
- * probe's buffers are registered (read_fixed) and so are the files, when the
- * kernel and RLIMIT_MEMLOCK allow; otherwise plain reads on plain fds.
+ * probe's buffers are registered (read_fixed), so are the files and the
+ * ring's own fd, when the kernel and RLIMIT_MEMLOCK allow; otherwise plain
+ * reads on plain fds.
  * commit(0) submits and flushes completions without waiting, commit(n) also
  * waits for n; reap takes completions in a batch. No allocation after init.
  * init returns the -errno of io_uring_queue_init (-ENOSYS, -EPERM when
@@ -88,6 +89,8 @@ static int uring_init(struct engine *e)
 	}
 	u->fixed_bufs = register_bufs(u, &e->setup);
 	u->fixed_files = register_files(u, e->setup.map);
+	/* the ring's own fd too: io_uring_enter then skips the fd lookup */
+	(void)io_uring_register_ring_fd(&u->ring);
 	e->priv = u;
 	return 0;
 }
