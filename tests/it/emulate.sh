@@ -9,7 +9,7 @@
 # priority: on this kind of virtual machine an idle CPU halts and a wake-up
 # across CPUs costs tens of µs, and other jobs on the machine would delay
 # the probe's next read; what is checked is the model's rate, not the
-# machine's scheduling (the README states the emulation's overhead).
+# machine's scheduling (docs/commands.md states the emulation's overhead).
 . tests/it/lib.sh
 
 tests="the device's curve, counters against the probe, raid0, passthrough, bad input, signals, --stop, SIGKILL"
