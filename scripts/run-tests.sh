@@ -1,11 +1,17 @@
 #!/bin/sh
 # run-tests.sh UNIT_TEST...: run the cmocka unit tests, then the integration
 # tests (tests/it/*.sh, each on a real throwaway cluster), and close with one
-# line "N passed, N failed, N skipped" counting every test case. A test that
-# could not run here (cmocka's skip(), or a TAP line "ok N - ... # SKIP why")
-# counts as skipped, never as passed, and is listed by name before that line.
-# The fault-injection tests (tests/it/faults*.sh) each end with a line
-# "# faults injected: N, survived: M"; their sum is one line of the summary.
+# line "N passed, N failed, N skipped". It counts a unit test case (one
+# cmocka test function, however many assertions it makes) or an
+# integration check (one TAP "ok" / "not ok" line) as one. A check that
+# could not run here (cmocka's skip(), or "ok N - ... # SKIP why") counts as
+# skipped, never as passed, and is listed with its reason before that line.
+# Each program must account for all it planned: a unit test binary for the
+# tests it said it runs, an integration script for the "1..N" of its plan;
+# one that did not (it stopped early, or miscounted) is one failure more,
+# named with both counts. The fault-injection tests (tests/it/faults*.sh)
+# each end with "# faults injected: N, survived: M, skipped: K"; their sum
+# is one line of the summary.
 # IT_ONLY=name runs only tests/it/name.sh; UNIT_ONLY=1 skips integration.
 set -u
 passed=0
@@ -13,6 +19,7 @@ failed=0
 skipped=0
 injected=0
 survived=0
+fskipped=0
 failures=""
 log=$(mktemp)
 skips=$(mktemp)
@@ -38,14 +45,23 @@ tally() {
 	fi
 }
 
+# unplanned NAME PLANNED COUNTED: a failure when a program did not account
+# for what it planned
+unplanned() {
+	[ "$2" = "$3" ] && return 1
+	echo "# $1: planned $2 checks, counted $3 (passed, failed and skipped)" >>"$log"
+	return 0
+}
+
 for t in "$@"; do
 	"$t" >"$log" 2>&1
 	rc=$?
+	planned=$(count "$log" 's/^\[==========\] Running \([0-9]*\) test(s)\..*/\1/p')
 	p=$(count "$log" 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
-	f=$(count "$log" 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p')
+	f=$(count "$log" 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:.*/\1/p')
 	s=$(count "$log" 's/^\[  SKIPPED \] \([0-9]*\) test(s), listed below:.*/\1/p')
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		f=1	# crashed or failed before cmocka could count
+	if unplanned "$t" "$planned" $((p + f + s)) || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
+		f=$((f + 1))	# crashed, or failed before cmocka could count
 	fi
 	grep '^\[  SKIPPED \] ' "$log" | grep -v 'test(s), listed below:' |
 		sed "s|^\[  SKIPPED \] |$t: |" | sort -u >>"$skips"
@@ -60,15 +76,25 @@ if [ -z "${UNIT_ONLY:-}" ]; then
 		fi
 		sh "$it" >"$log" 2>&1
 		rc=$?
-		p=$(grep '^ok ' "$log" | grep -vic '# skip')
-		s=$(grep '^ok ' "$log" | grep -ic '# skip')
+		p=$(grep '^ok ' "$log" | grep -vc ' # SKIP')
+		s=$(grep '^ok ' "$log" | grep -c ' # SKIP')
 		f=$(grep -c '^not ok ' "$log")
-		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-			f=1
+		planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | head -n 1)
+		if [ -z "$planned" ]; then
+			echo "# $it: no plan (a line 1..N): give the number of checks with 'plan N' at the top" >>"$log"
+			f=$((f + 1))
+		elif unplanned "$it" "$planned" $((p + f + s)) || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
+			f=$((f + 1))
 		fi
-		grep -i '^ok .*# skip' "$log" | sed "s|^ok |$it: |" >>"$skips"
-		injected=$((injected + $(count "$log" 's/^# faults injected: \([0-9]*\), survived: [0-9]*$/\1/p')))
-		survived=$((survived + $(count "$log" 's/^# faults injected: [0-9]*, survived: \([0-9]*\)$/\1/p')))
+		# one line per check skipped, or per reason when it skipped several
+		grep '^ok .* # SKIP' "$log" | sed 's/^ok [0-9]* - \(.*\) # SKIP \(.*\)$/\2\t\1/' |
+			awk -F '\t' -v it="$it" '{ n[$1]++; d[$1] = $2; if (n[$1] == 1) o[++k] = $1 }
+				END { for (i = 1; i <= k; i++) if (n[o[i]] == 1) printf "%s: %s # SKIP %s\n", it, d[o[i]], o[i];
+					else printf "%s: %d checks # SKIP %s\n", it, n[o[i]], o[i] }' >>"$skips"
+		fsum='s/^# faults injected: \([0-9]*\), survived: \([0-9]*\), skipped: \([0-9]*\)$/'
+		injected=$((injected + $(count "$log" "${fsum}\\1/p")))
+		survived=$((survived + $(count "$log" "${fsum}\\2/p")))
+		fskipped=$((fskipped + $(count "$log" "${fsum}\\3/p")))
 		tally "$it" "$p" "$f" "$s"
 	done
 fi
@@ -78,6 +104,7 @@ if [ -s "$skips" ]; then
 	sed 's/^/  /' "$skips"
 fi
 [ -z "$failures" ] || echo "failing:$failures"
-[ "$injected" -eq 0 ] || echo "faults injected: $injected, survived: $survived"
+[ "$injected" -eq 0 ] && [ "$fskipped" -eq 0 ] ||
+	echo "faults injected: $injected, survived: $survived, skipped (could not be injected here): $fskipped"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

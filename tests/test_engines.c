@@ -122,17 +122,37 @@ static bool run_engine(const struct fx *f, const struct engine_ops *ops, int fla
 	return true;
 }
 
-static void test_all_engines(void **state)
+/* The engine NAME, buffered then O_DIRECT; skipped where it is unavailable. */
+static void each_mode(void **state, const char *name)
 {
 	const struct fx *f = *state;
+	const struct engine_ops *ops = engine_find(name);
 
-	for (unsigned i = 0; engine_table[i]; i++) {
-		if (!run_engine(f, engine_table[i], 0)) {
-			fprintf(stderr, "# %s unavailable here: skipped\n", engine_table[i]->name);
-			continue;
-		}
-		run_engine(f, engine_table[i], O_DIRECT);
+	assert_non_null(ops);
+	if (!run_engine(f, ops, 0)) {
+		fprintf(stderr, "# %s unavailable here: skipped\n", name);
+		skip();
 	}
+	assert_true(run_engine(f, ops, O_DIRECT));
+}
+
+static void test_psync(void **state) { each_mode(state, "psync"); }
+static void test_fadvise(void **state) { each_mode(state, "fadvise"); }
+static void test_io_uring(void **state) { each_mode(state, "io_uring"); }
+static void test_readstream(void **state) { each_mode(state, "readstream"); }
+
+/* Every engine of the table has its test above. */
+static void test_every_engine_tested(void **state)
+{
+	static const char *const tested[] = { "psync", "fadvise", "io_uring", "readstream" };
+	unsigned i;
+
+	(void)state;
+	for (i = 0; engine_table[i]; i++) {
+		assert_true(i < sizeof(tested) / sizeof(tested[0]));
+		assert_string_equal(engine_table[i]->name, tested[i]);
+	}
+	assert_int_equal(i, sizeof(tested) / sizeof(tested[0]));
 }
 
 /*
@@ -308,7 +328,11 @@ static void test_bad_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_all_engines),
+		cmocka_unit_test(test_every_engine_tested),
+		cmocka_unit_test(test_psync),
+		cmocka_unit_test(test_fadvise),
+		cmocka_unit_test(test_io_uring),
+		cmocka_unit_test(test_readstream),
 		cmocka_unit_test(test_readstream_reads),
 		cmocka_unit_test(test_combine_limits),
 		cmocka_unit_test(test_steady_reached),

@@ -485,9 +485,8 @@ static const struct { const char *file, *text; } written[] = {
 static void test_files(void **state)
 {
 	const char *dir = *state;
-	char err[1024] = "", msg[1024] = "", path[PATH_MAX];
+	char err[1024] = "", msg[1024] = "";
 	struct report r;
-	struct stat st;
 	int ret;
 
 	setenv("EICBENCH_SCRIPTS", "scripts", 1);
@@ -505,10 +504,31 @@ static void test_files(void **state)
 			assert_memory_equal(text, written[i].text, strlen(written[i].text));
 		free(text);
 	}
-	snprintf(path, sizeof(path), "%s/sweep.png", dir);
-	if (ret == 0)
-		assert_true(stat(path, &st) == 0 && st.st_size > 1000);
 	report_free(&r);
+}
+
+/* The plots gnuplot draws from plot.dat; skipped where gnuplot is missing. */
+static void test_plots(void **state)
+{
+	const char *dir = *state;
+	char msg[1024] = "", path[PATH_MAX];
+	struct report r;
+	struct stat st;
+	int ret;
+
+	setenv("EICBENCH_SCRIPTS", "scripts", 1);
+	load("grid2", &r);
+	ret = report_plot(&r, dir, msg, sizeof(msg));
+	report_free(&r);
+	if (ret == 1) {
+		fprintf(stderr, "# %s\n", msg);
+		skip();
+	}
+	assert_int_equal(ret, 0);
+	snprintf(path, sizeof(path), "%s/sweep.png", dir);
+	assert_true(stat(path, &st) == 0 && st.st_size > 1000);
+	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
+	assert_true(stat(path, &st) == 0 && st.st_size > 1000);
 }
 
 static void test_json(void **state)
@@ -556,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_pre13_semantics),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plots, setup, teardown),
 		cmocka_unit_test(test_json),
 	};
 

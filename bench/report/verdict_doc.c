@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/curve.h"
 #include "bench/record/semantics.h"
 #include "bench/report/verdict_box.h"
 
@@ -129,10 +130,10 @@ static void knee_sentence(FILE *f, const struct verdict *v)
 
 	if (!e)
 		return;
-	fprintf(f, " The device alone (random reads of the data set's blocks with O_DIRECT through %s) reached its peak of %.0f IOPS at depth %lld and 90%% of it at depth %lld, the knee of its curve.",
+	fprintf(f, " The device alone (random reads of the data set's blocks with O_DIRECT through %s) reached its peak of %.0f IOPS at depth %lld and %.0f%% of it at depth %lld, the knee of its curve.",
 		json_string_value(json_object_get(e, "engine")) ?: "io_uring",
 		report_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")),
-		json_integer_value(json_object_get(e, "knee_depth")));
+		CURVE_KNEE_SHARE * 100, json_integer_value(json_object_get(e, "knee_depth")));
 }
 
 /* ---- per query ---- */

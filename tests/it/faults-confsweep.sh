@@ -6,6 +6,7 @@
 # are as they were, no journal is left, pgbench's tables are the same, and
 # --resume and report succeed.
 . tests/it/lib.sh
+plan 25
 D=$T/pg
 P=54462
 cluster pg $P
@@ -14,7 +15,7 @@ q() { sql "$D" $P "$1"; }
 tables_of() { sql "$1" "$2" "select (select count(*) from pgbench_accounts) || ' accounts; files ' || pg_relation_filenode('pgbench_accounts') || '/' || pg_relation_filenode('pgbench_branches') || '/' || pg_relation_filenode('pgbench_tellers')"; }
 dataset_fn=tables_of
 
-ok "pgbench's tables at scale 1" "$EB" tpcb init --datadir "$D" -s 1
+says "pgbench's tables at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 settings=$(settings_of "$D" $P)
 data=$(tables_of "$D" $P)
 run="--set shared_buffers=64MB,96MB --runs 1 -T 1s --warmup 0 -c 2 -j 1 -s 1 --order-seed 5"
@@ -35,14 +36,12 @@ for sig in INT KILL; do
 		"$(grep -c "^shared_buffers = '$(jq -r '.settings.shared_buffers' "$S/trials.jsonl" | sed 's/64MB/96MB/;t;s/96MB/64MB/')'" "$D/postgresql.auto.conf")" 1
 	head=$(md5sum <"$S/trials.jsonl")
 	hit $sig $cp confsweep "$S"
-	ok "report reads the runs there are" "$EB" report "$S" --no-plot
-	ok "--resume finishes the plan" "$EB" confsweep --resume "$S" --datadir "$D"
+	says "report reads the runs there are" "^Written to $S: report.md" "$EB" report "$S" --no-plot
+	says "--resume finishes the plan" "^Written to $S: report.md" "$EB" confsweep --resume "$S" --datadir "$D"
 	records_kept "$S/trials.jsonl" 1 "$head" 2
 	unchanged "$D" $P "$settings" "$data"
-	ok "report" "$EB" report "$S" --no-plot
+	says "report" "^Written to $S: report.md" "$EB" report "$S" --no-plot
 	held
 done
 
-echo "1..$n"
-faults_summary
 [ "$nfail" -eq 0 ]

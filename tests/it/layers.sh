@@ -2,9 +2,10 @@
 # of it with a deliberately wrong include and a two-file loop planted: it
 # must pass the first and fail the others, naming the file and the line.
 . tests/it/lib.sh
+plan 6
 top=$(pwd)
 
-ok "the tree follows the layer table, with no two-file loops" sh scripts/check-layers.sh "$top"
+says "the tree follows the layer table, with no two-file loops" "^check-layers: [0-9]* includes in [0-9]* files follow the layer table; no two-file loops" sh scripts/check-layers.sh "$top"
 
 # copy: the sources and objects of bench/ and io/, and the script, into $T/NAME
 copy() {

@@ -5,6 +5,7 @@
 # cold sparse query under io_method = worker shows I/Os in flight in pg_aios,
 # reads in pg_stat_io's difference and the I/O workers by pid.
 . tests/it/lib.sh
+plan 26
 W=$(pwd)/tests/pgstats-watch
 SPARSE="EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT * FROM test WHERE minor = 800"
 watch_sparse() { # CONNINFO
@@ -19,7 +20,7 @@ P=54431
 cluster pg15 $P
 D=$T/pg15
 CI="host=$D port=$P user=postgres dbname=eicbench"
-ok "15: load 300000 rows" "$EB" load --datadir "$D" --rows 300000
+says "15: load 300000 rows" "^data set: test, major 0..300000 (300001 rows)" "$EB" load --datadir "$D" --rows 300000
 out=$(watch_sparse "$CI")
 same "15: the query ran beside the watchers" "$(j '[.query_error, (.result[0].Plan["Node Type"])] | @tsv')" "$(printf '\tBitmap Heap Scan')"
 v15=$(sql "$D" $P "select current_setting('server_version_num')::int / 10000 || '.' || current_setting('server_version_num')::int % 100")
@@ -31,31 +32,22 @@ out=$("$W" -s 'SET force_parallel_mode = on' "$CI" 'SELECT pg_sleep(0.3)')
 same "15: the query's parallel worker was found while it ran, and not the backend" "$(j '[(.parallel_workers | length), (.parallel_workers[0] != .backend_pid)] | @tsv')" "$(printf '1\ttrue')"
 out=$("$W" -s 'SET max_parallel_workers_per_gather = 0' "$CI" 'SELECT pg_sleep(0.1)')
 same "15: no parallel workers found for a query without them" "$(j '.parallel_workers | length')" 0
-ok "stop 15" "$EB" server stop --datadir "$D"
+says "stop 15" "^stopped (pid" "$EB" server stop --datadir "$D"
 
 # ---- 18: the same watchers see the asynchronous reads ----
 bindir=$(scripts/build-pg.sh --cached 18)
-checks18="init and start an 18 cluster|load 3000000 rows|io_method is worker|cold cycle|the query ran beside the watchers
-pg_aios sampled all along without a failed sample|pg_aios saw I/Os in flight at some sample|bytes in flight seen|only the backend's I/Os were counted
-pg_stat_io's difference shows reads by the client backend or I/O workers|18 counts reads as I/Os and bytes from read_bytes|pg_stat_io read at least the blocks EXPLAIN counted
-the I/O workers are found by pid|each found pid is an io worker process
-a role without pg_read_all_stats: pg_aios refused, saying why|a role without pg_read_all_stats: the workers are said to be hidden
-a role without pg_read_all_stats: pg_stat_io still read|stop 18"
 if [ -z "$bindir" ]; then
-	echo "$checks18" | tr '|' '\n' | while read -r d; do
-		n=$((n + 1))
-		echo "ok $n - 18: $d # SKIP no PostgreSQL 18 build in $(scripts/build-pg.sh --cache-dir); scripts/build-pg.sh 18 makes one"
-	done
+	skip_rest "no PostgreSQL 18 build in $(scripts/build-pg.sh --cache-dir); scripts/build-pg.sh 18 makes one"
 	exit 0
 fi
 P=54432
 D=$T/pg18
 CI="host=$D port=$P user=postgres dbname=eicbench"
-ok "18: init and start an 18 cluster" sh -c "'$EB' server init --datadir '$D' --pg 18 --port $P && '$EB' server start --datadir '$D'"
+says "18: init and start an 18 cluster" "^running: pid" sh -c "'$EB' server init --datadir '$D' --pg 18 --port $P && '$EB' server start --datadir '$D'"
 cleanup_dirs="$cleanup_dirs $D"
-ok "18: load 3000000 rows" "$EB" load --datadir "$D" --rows 3000000
+says "18: load 3000000 rows" "^data set: test, major 0..3000000 (3000001 rows)" "$EB" load --datadir "$D" --rows 3000000
 same "18: io_method is worker" "$(sql "$D" $P 'show io_method')" worker
-ok "18: cold cycle" "$EB" server cold --datadir "$D"
+says "18: cold cycle" "^total " "$EB" server cold --datadir "$D"
 out=$(watch_sparse "$CI")
 same "18: the query ran beside the watchers" "$(j '[.query_error, (.result[0].Plan["Node Type"])] | @tsv')" "$(printf '\tBitmap Heap Scan')"
 same "18: pg_aios sampled all along without a failed sample" "$(j '.pg_aios | (.samples >= 3) and (.failed_samples == 0) and ((.timeline.t_ms | length) == .samples)')" true
@@ -73,4 +65,4 @@ out=$("$W" "host=$D port=$P user=plain dbname=eicbench" 'SELECT count(*) FROM te
 same "18: a role without pg_read_all_stats: pg_aios refused, saying why" "$(j '.pg_aios.error | test("permission denied for view pg_aios")')" true
 same "18: a role without pg_read_all_stats: the workers are said to be hidden" "$(j '.procs.error | test("hides the type of [0-9]+ processes.*pg_read_all_stats")')" true
 same "18: a role without pg_read_all_stats: pg_stat_io still read" "$(j '[.pg_stat_io.available, (.pg_stat_io.totals."client backend".hits > 0)] | @tsv')" "$(printf 'true\ttrue')"
-ok "18: stop 18" "$EB" server stop --datadir "$D"
+says "18: stop 18" "^stopped (pid" "$EB" server stop --datadir "$D"

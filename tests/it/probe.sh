@@ -4,6 +4,7 @@
 # O_DIRECT, bad input. Points run --no-cold, or --direct (which evicts the
 # files rather than drop the whole page cache, even as root).
 . tests/it/lib.sh
+plan 87
 D=$T/pg
 P=54399
 F=$T/f.bin
@@ -11,7 +12,7 @@ head -c 2097152 /dev/urandom >"$F"        # 256 blocks of 8 KiB
 jqf() { jq -r "$1" "$2"; }
 
 # ---- the file form ----
-ok "file form: three engines at depths 1 and 4" \
+says "file form: three engines at depths 1 and 4" "^io_uring  *4 " \
 	"$EB" probe --file "$F" --engine psync,fadvise,io_uring --depth 1,4 --count 200 --no-cold --out "$T/fa"
 same "one point per engine and depth (psync once: it has no depth)" "$(wc -l <"$T/fa/points.jsonl")" 5
 same "engines and depths as asked" "$(jq -r '"\(.engine):\(.depth)"' "$T/fa/points.jsonl" | tr '\n' ' ')" \
@@ -22,20 +23,20 @@ same "meta.json knows the file's size" "$(jqf .file_blocks "$T/fa/meta.json")" 2
 "$EB" probe --file "$F" --engine psync,io_uring --depth 2 --count 50 --no-cold --json --out "$T/fj" >"$T/fj.out" 2>"$T/fj.err"
 same "--json: one JSON line per point on stdout" "$(jq -s 'length' "$T/fj.out")" 2
 same "--json: the table goes to stderr" "$(grep -c '^io_uring ' "$T/fj.err")" 1
-ok "file form, cold (evicting the file) with --direct" \
+says "file form, cold (evicting the file) with --direct" "^io_uring  *4 " \
 	"$EB" probe --file "$F" --engine io_uring --depth 4 --count 100 --direct --out "$T/fd"
 same "the point was made cold by eviction" "$(jqf .cold "$T/fd/points.jsonl")" evict
 printf '0\n2\n4\n250\n' >"$T/list"
-ok "file form: replay of a list, one pass" "$EB" probe --file "$F" --pattern "replay:$T/list" --engine psync --no-cold --out "$T/fr"
+says "file form: replay of a list, one pass" "^psync " "$EB" probe --file "$F" --pattern "replay:$T/list" --engine psync --no-cold --out "$T/fr"
 same "one pass reads each listed block once" "$(jqf .ios "$T/fr/points.jsonl")" 4
 
 # readstream: 200 blocks from 0 up in reads of at most 16, so 13 reads (12 of 16, one of 8)
-ok "file form: readstream, sequential, --combine 16" \
+says "file form: readstream, sequential, --combine 16" "^readstream  *4 " \
 	"$EB" probe --file "$F" --pattern seq --engine readstream --depth 1,4 --combine 16 --count 200 --no-cold --out "$T/fs"
 same "readstream: 13 reads covering the 200 blocks at each depth" \
 	"$(jq -r '"\(.ios)/\(.blocks)/\(.bytes)/\(.combine)"' "$T/fs/points.jsonl" | tr '\n' ' ')" "13/200/1638400/16 13/200/1638400/16 "
 printf '0\n1\n2\n3\n10\n11\n200\n' >"$T/runs"
-ok "file form: readstream replaying a list with runs" \
+says "file form: readstream replaying a list with runs" "^readstream  *2 " \
 	"$EB" probe --file "$F" --pattern "replay:$T/runs" --engine readstream --depth 2 --combine 4 --direct --out "$T/fq"
 same "three reads: 0-3, 10-11, 200" "$(jq -r '"\(.ios) \(.blocks)"' "$T/fq/points.jsonl")" "3 7"
 same "reads in flight never above the depth" \
@@ -45,9 +46,9 @@ same "curve.json: a knee for each engine run at two depths or more" \
 same "the knee reaches 90% of the peak and no shallower depth does" \
 	"$(jq '.engines | all(. as $e | ($e.knee_iops >= 0.9 * $e.peak_iops) and ([range($e.depths | length)] | all($e.depths[.] >= $e.knee_depth or $e.iops[.] < 0.9 * $e.peak_iops)))' "$T/fa/curve.json")" true
 "$EB" probe --file "$F" --engine psync --steady --duration 5s --no-cold --out "$T/st" >"$T/st.out" 2>&1
-same "--steady: a point of at most five one-second windows, the rule recorded" \
-	"$(jq -r '.steady | "\(.rule_windows) \(.rule_tolerance) \((.window_iops | length) >= 1 and (.window_iops | length) <= 5) \(.reached == ((.window_iops | length) == 5 and (.window_iops | add / length) as $m | all(.window_iops[]; (. - $m | fabs) <= 0.05 * $m)))"' "$T/st/points.jsonl")" \
-	"5 0.05 true true"
+same "--steady: exit 0, a point of at most five one-second windows, the rule recorded" \
+	"$?:$(jq -r '.steady | "\(.rule_windows) \(.rule_tolerance) \((.window_iops | length) >= 1 and (.window_iops | length) <= 5) \(.reached == ((.window_iops | length) == 5 and (.window_iops | add / length) as $m | all(.window_iops[]; (. - $m | fabs) <= 0.05 * $m)))"' "$T/st/points.jsonl")" \
+	"0:5 0.05 true true"
 same "--steady: the table says whether it was reached" "$(grep -cE '^psync .*\| (yes|no) after [0-9]+ s' "$T/st.out")" 1
 
 # ---- the cache check on a file ----
@@ -74,7 +75,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
 		"$?:$(grep -c 'refuses O_DIRECT (a ramfs file system).*skipped' "$T/cr.out"):$(jq -r '"\(.ran) \(.reason)"' "$T/cr/cachecheck.json")" \
 		"2:1:false no_direct"
 else
-	echo "# skipped: --cache-check on ramfs (needs root to mount one)"
+	skip "--cache-check on ramfs: exit 2, said, recorded as skipped" "mounting a ramfs needs root and unshare"
 fi
 
 fails 2 "No such file" "a missing file is refused" "$EB" probe --file "$T/none" --count 10
@@ -103,10 +104,10 @@ fails 2 "give --file PATH .* or --relation NAME" "neither form is refused" "$EB"
 # ---- the relation form ----
 cluster pg $P
 q() { sql "$D" $P "$1"; }
-"$EB" load --datadir "$D" --rows 300000 >/dev/null 2>&1
+says "load 300000 rows" "^data set: test, major 0..300000 (300001 rows)" "$EB" load --datadir "$D" --rows 300000
 sparse=$(q "SELECT count(DISTINCT (ctid::text::point)[0]) FROM test WHERE minor = 800")
 
-ok "relation form: sparse, three engines at depths 1 and 8, one pass" \
+says "relation form: sparse, three engines at depths 1 and 8, one pass" "^io_uring  *8 " \
 	"$EB" probe --datadir "$D" --relation test --query sparse --engine psync,fadvise,io_uring --depth 1,8 --no-cold --out "$T/ra"
 same "meta.json names the relation" "$(jqf .relation.name "$T/ra/meta.json")" test
 same "the block count is the query's distinct heap pages" "$(jqf .relation.blocks "$T/ra/meta.json")" "$sparse"
@@ -119,12 +120,12 @@ same "the files are the relation's segments" "$(jqf '.options.files[0]' "$T/ra/m
 same "one point per engine and depth" "$(wc -l <"$T/ra/points.jsonl")" 5
 same "each point replays every block once" "$(jq -s --argjson n "$sparse" 'all(.ios == $n and .iops > 0 and .pattern == "relation:test:sparse")' "$T/ra/points.jsonl")" true
 
-ok "relation form, cold (evicting the segments) with --direct and --count" \
+says "relation form, cold (evicting the segments) with --direct and --count" "^io_uring  *4 " \
 	"$EB" probe --datadir "$D" --relation test --query sparse --engine io_uring --depth 4 --count 1000 --direct --out "$T/rd"
 same "--count wraps the replay; the point was made cold" "$(jq -r '"\(.ios) \(.cold)"' "$T/rd/points.jsonl")" "1000 evict"
 
 printf -- '-- the first 1000 rows\nselect *\n  from TEST\n where major < 1000;\n' >"$T/q_ok.sql"
-ok "relation form: the relation's own blocks at random, O_DIRECT, steady" \
+says "relation form: the relation's own blocks at random, O_DIRECT, steady" "^io_uring  *4 " \
 	"$EB" probe --datadir "$D" --relation test --pattern random --seed 3 --engine io_uring --depth 1,4 --direct --duration 3s --out "$T/rr"
 same "random over every heap block of the relation" "$(jq -s 'all(.pattern == "relation:test:random" and .direct and .ios > 0)' "$T/rr/points.jsonl")" true
 same "no query with a pattern" "$(jq -r '.relation | (.name + "," + (.query | type))' "$T/rr/meta.json")" "test,null"
@@ -132,11 +133,11 @@ fails 2 "not both" "--pattern with --query is refused" "$EB" probe --datadir "$D
 fails 2 "not both" "--pattern replay: with --relation is refused" "$EB" probe --datadir "$D" --relation test --pattern replay:/dev/null --count 10
 fails 2 "belongs to --pattern random" "--seed without --pattern random" "$EB" probe --datadir "$D" --relation test --seed 3 --count 10
 
-ok "relation form: a query file" \
+says "relation form: a query file" "^psync " \
 	"$EB" probe --datadir "$D" --relation test --query "$T/q_ok.sql" --engine psync --no-cold --out "$T/rq"
 same "the file query's blocks (226 rows a page)" "$(jqf .relation.blocks "$T/rq/meta.json")" 5
 same "the file query is recorded by path" "$(jqf .relation.query.name "$T/rq/meta.json")" "$T/q_ok.sql"
-ok "relation form with --dsn" \
+says "relation form with --dsn" "^io_uring  *2 " \
 	"$EB" probe --dsn "host=$D port=$P user=postgres dbname=eicbench" --relation test --query sparse --engine io_uring --depth 2 --no-cold --out "$T/rx"
 same "--dsn: an external server, its data_directory asked" "$(jq -r '"\(.server.managed) \(.relation.blocks)"' "$T/rx/meta.json")" "false $sparse"
 

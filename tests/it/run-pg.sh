@@ -4,6 +4,7 @@
 # built 18 is in the build cache (scripts/build-pg.sh 18); otherwise each
 # check is reported as skipped, never as passed.
 . tests/it/lib.sh
+plan 7
 D=$T/pg18
 R=$T/r18
 cache=$(scripts/build-pg.sh --cache-dir)
@@ -11,9 +12,9 @@ bindir=$(scripts/build-pg.sh --cached 18)
 
 checks="run --quick --pg 18, every step|the cluster it made is 18|the running server is 18|every sweep's meta.json says 18|every trial of every sweep ran on 18|the replays' records say 18|the verdict names 18"
 if [ -z "$bindir" ]; then
-	printf '%s\n' "$checks" | tr '|' '\n' | while read -r d; do
-		n=$((n + 1))
-		echo "ok $n - $d # SKIP no PostgreSQL 18 build in $cache; scripts/build-pg.sh 18 makes one"
+	IFS='|'
+	for d in $checks; do
+		skip "$d" "no PostgreSQL 18 build in $cache; scripts/build-pg.sh 18 makes one"
 	done
 	exit 0
 fi

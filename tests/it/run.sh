@@ -4,19 +4,61 @@
 # records alone, the HTML page, compare of two runs, Ctrl-C and --resume,
 # bad input refused before anything is written.
 . tests/it/lib.sh
+plan 92
 D=$T/pg
 R=$T/r1
 P=54397
 cleanup_dirs="$D"
 
+# regrets DIR: each value's regret in each query, computed here from the
+# sweeps' records (priming trials and the runs the verdict flagged left
+# out): its time over the best other value's, the mean log ratio over the
+# rounds both ran; "query value regret" a line, with three decimals
+regrets() {
+	for q in blog sparse; do
+		jq -r --arg q "$q" --slurpfile v "$T/$(basename "$1").json" '
+			($v[0].flagged | map(select(.query == $q) | "\(.value) \(.round)")) as $out |
+			select(.priming != true) | "\(.settings.effective_io_concurrency) \(.round)" as $k |
+			select(($out | index($k)) | not) | [.settings.effective_io_concurrency, .round, .explain.bitmap.heap_phase.total_ms] | @tsv' \
+			"$1/sweep-$q/trials.jsonl" | awk -v q="$q" '
+			{ t[$1, $2] = log($3); if (!($1 in seen)) { seen[$1] = 1; vals[++nv] = $1 } }
+			END { for (i = 1; i <= nv; i++) { v = vals[i]; est = 0
+				for (j = 1; j <= nv; j++) { u = vals[j]; if (u == v) continue; s = 0; n = 0
+					for (key in t) { split(key, kk, SUBSEP); if (kk[1] == v && ((u, kk[2]) in t)) { s += t[key] - t[u, kk[2]]; n++ } }
+					if (n && s / n > est) est = s / n }
+				printf "%s %s %.3f\n", q, v, exp(est) } }'
+	done | sort -k1,1 -k2n
+}
+
+# rule FILE: the value the rule takes on a verdict's regret table (FILE, its
+# JSON), computed here: the smallest value whose upper bounds are within the
+# margin in every query; when every value is out somewhere, the smallest
+# whose worst upper bound is within the margin of the least worst lower
+# bound, else the least worst; otherwise the smallest whose worst regret is
+# within the margin, else the least worst
+rule() {
+	jq -r '.margin as $m | (.queries | length) as $nq | .regret[] | select((.queries | length) == $nq and ([.queries[] | .runs > 0] | all)) |
+		[.value, ([.queries[].regret] + [1] | max), ([.queries[].lo] + [1] | max), ([.queries[].hi] + [1] | max), $m] | @tsv' "$1" |
+		sort -n | awk '
+		{ v[NR] = $1; w[NR] = $2; lo[NR] = $3; hi[NR] = $4; lim = 1 + $5
+		  if (hi[NR] <= lim && good == "") good = $1; if (lo[NR] <= lim) allbad = 0
+		  if (best == "" || $2 < w[bi]) { best = $1; bi = NR }
+		  if (blo == "" || $3 < blo) blo = $3 }
+		BEGIN { allbad = 1 }
+		END { if (good != "") { print good; exit }
+		      for (i = 1; i <= NR; i++) if (allbad ? hi[i] <= lim * blo : w[i] <= lim) { print v[i]; exit }
+		      print best }'
+}
+
 ok "run --quick, every step, stdout and stderr into one log" sh -c "'$EB' run --quick --rows 300000 \
 	--datadir '$D' --port $P --listen 127.0.0.1 --eic 0,16 --runs 2 --depths 1,4 --out '$R' >'$T/run.log' 2>&1"
+ok "it gives the answer" grep -q "^Set effective_io_concurrency = [0-9]* for the tablespace measured" "$T/run.log"
 same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
 same "the cluster listens where --listen and --port said" "$(sql "$D" $P "select current_setting('listen_addresses') || ':' || current_setting('port')")" "127.0.0.1:$P"
 if command -v pg_isready >/dev/null 2>&1; then
 	ok "and takes TCP connections there" pg_isready -q -h 127.0.0.1 -p $P
 else
-	n=$((n + 1)); echo "ok $n - and takes TCP connections there # SKIP no pg_isready (postgresql-client)"
+	skip "and takes TCP connections there" "no pg_isready (postgresql-client)"
 fi
 
 # The log: step headers in order, each step's lines under its header, and
@@ -42,53 +84,62 @@ ok "the verdict's every paragraph whole in the log" whole_paragraphs "$T/run.log
 ok "a sweep's every paragraph whole in the log" whole_paragraphs "$T/run.log" "$T/sweep.txt"
 ok "the log is long enough for a 4 KiB buffer to have cut it" test "$(wc -c <"$T/run.log")" -gt 8192
 same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse replay-blog replay-sparse device | wc -l)" 6
-ok "report.md and report.html written" test -s "$R/report.md" -a -s "$R/report.html"
-ok "the answer is given" grep -q "^Set effective_io_concurrency = [0-9]* for the tablespace measured" "$R/report.md"
-ok "with the lines that apply it" grep -q "ALTER SYSTEM SET effective_io_concurrency = " "$R/report.md"
+ok "report.html written, a page" grep -q '</html>' "$R/report.html"
+cp -r "$R" "$T/r1.copy" && "$EB" report "$T/r1.copy" --no-plot --format json >"$T/r1.json" 2>/dev/null
+same "the regret table's estimates are the records' (computed here)" \
+	"$(jq -r '.regret[] | .value as $v | .queries | to_entries[] | [.key, $v, .value.regret] | @tsv' "$T/r1.json" | awk '{ printf "%s %s %.3f\n", $1, $2, $3 }' | sort -k1,1 -k2n | tr '\n' ,)" \
+	"$(regrets "$R" | tr '\n' ,)"
+want=$(rule "$T/r1.json")
+same "the answer is the rule's on that table ($want)" "$(jq -r .recommendation "$T/r1.json")" "$want"
+ok "the verdict says it" grep -q "^Set effective_io_concurrency = $want for the tablespace measured" "$R/report.md"
+ok "with the lines that apply it, for that value" grep -q "^ALTER SYSTEM SET effective_io_concurrency = $want;" "$R/report.md"
+ok "and for the data set's tablespace" grep -q "^ALTER TABLESPACE pg_default SET (effective_io_concurrency = $want);" "$R/report.md"
 same "the verdict box comes first" "$(grep -m1 -n '^## ' "$R/report.md")" "3:## The verdict"
 ok "it says decided or provisional" grep -Eq "^(Decided|Provisional) after [0-9]+ rounds?" "$R/report.md"
 ok "it holds the regret table" grep -Eq "^\| +value +\| +blog +\| +sparse +\| +worst +\| +state +\|" "$R/report.md"
-fails_not() { ! grep -q "$@"; }
-ok "no value is called indistinguishable" fails_not -i "indistinguishable" "$R/report.md"
+same "no value is called indistinguishable (the verdict is there)" \
+	"$(grep -ci indistinguishable "$R/report.md"),$(grep -c '^## The verdict' "$R/report.md")" 0,1
 same "one priming trial per sweep, never counted" \
 	"$(jq -s '[.[] | select(.priming == true)] | length' "$R/sweep-blog/trials.jsonl" "$R/sweep-sparse/trials.jsonl")" 2
 ok "the racing is recorded" jq -e '.plan.racing.margin == 0.1 and (.plan.racing.stopped | type == "string")' "$R/sweep-sparse/meta.json"
 ok "a sweep of the run points to the run's cache check" grep -q "ran once for the whole run" "$R/sweep-sparse/report.md"
-ok "and none says it did not run" fails_not "check for caches below this machine did not run" "$R/report.md"
+same "the report says what the cache check found, and never that it did not run" \
+	"$(grep -c 'check for caches below this machine did not run' "$R/report.md"),$(grep -c 'blocks of the data set read with O_DIRECT, one at a time' "$R/report.md")" 0,1
 
-# Every number of the paired table equals the records'.
+# Every number of the paired table equals the records', computed here.
+# cell Q V COLUMN: the paired table's cell of query Q at value V
+cell() { awk -v q="## Query $1" -v v="$2" -v c="$3" '$0 == q { on = 1 } on && $1 == "|" && $2 == v { print $c; exit }' "$R/report.md"; }
 for q in blog sparse; do
 	for v in 0 16; do
-		want=$(awk -F, -v v=$v 'NR > 1 && $2 == v { printf "%.1f", $5 }' "$R/sweep-$q/summary.csv")
-		got=$(awk -v q="## Query $q" -v v=$v '$0 == q { on = 1 } on && $1 == "|" && $2 == v { print $6; exit }' "$R/report.md")
-		same "$q at $v: the heap-phase median is the sweep's" "$got" "$want"
+		same "$q at $v: the heap-phase median is the records'" "$(cell $q $v 6)" \
+			"$(medians "$R/sweep-$q/trials.jsonl" .settings.effective_io_concurrency .explain.bitmap.heap_phase.total_ms | sed -n "s/^$v://p")"
 	done
-	want=$(jq -r 'select(.engine == "psync") | .elapsed_s * 1000 | . * 10 | round / 10' "$R/replay-$q/points.jsonl")
-	got=$(awk -v q="## Query $q" '$0 == q { on = 1 } on && $1 == "|" && $2 == "0" { print $10; exit }' "$R/report.md")
-	same "$q: the replay at 0 is the psync point's time" "$(printf %.1f "$got")" "$(printf %.1f "$want")"
-	want=$(jq -r 'select(.engine == "fadvise" and .depth == 16) | .elapsed_s * 1000' "$R/replay-$q/points.jsonl")
-	got=$(awk -v q="## Query $q" '$0 == q { on = 1 } on && $1 == "|" && $2 == "16" { print $10; exit }' "$R/report.md")
-	same "$q: the replay at 16 is the fadvise point's time" "$(printf %.1f "$got")" "$(printf %.1f "$want")"
+	same "$q: the replay at 0 is the psync point's time" "$(cell $q 0 10)" \
+		"$(jq -r 'select(.engine == "psync") | .elapsed_s * 1000' "$R/replay-$q/points.jsonl" | awk '{ printf "%.1f\n", $1 }')"
+	same "$q: the replay at 16 is the fadvise point's time" "$(cell $q 16 10)" \
+		"$(jq -r 'select(.engine == "fadvise" and .depth == 16) | .elapsed_s * 1000' "$R/replay-$q/points.jsonl" | awk '{ printf "%.1f\n", $1 }')"
 done
-iops=$(jq -r 'select(.depth == 4) | .iops | round' "$R/device/points.jsonl")
-ok "the device's IOPS at depth 4 as recorded" grep -q "|     4 | *$iops |" "$R/report.md"
+same "the device's IOPS at depth 4 as recorded" \
+	"$(awk '$1 == "|" && $2 == "4" && $3 == "|" { print $4; exit }' "$R/report.md")" \
+	"$(jq -r 'select(.depth == 4) | .iops | round' "$R/device/points.jsonl")"
 
 # The report renders again from the records alone, to the same files.
 md=$(md5sum <"$R/report.md")
 html=$(md5sum <"$R/report.html")
 rm "$R/report.md" "$R/report.html"
-ok "report re-renders the run" "$EB" report "$R" --no-plot
+says "report re-renders the run" "^Written to $R: report.md, report.html" "$EB" report "$R" --no-plot
 same "the same report.md" "$(md5sum <"$R/report.md")" "$md"
 same "the same report.html" "$(md5sum <"$R/report.html")" "$html"
-ok "--format json" sh -c "'$EB' report '$R' --no-plot --format json >'$T/verdict.json'"
-ok "schema 1, the recommendation a number" jq -e '.schema == 1 and (.recommendation | type == "number") and (.queries | length == 2)' "$T/verdict.json"
+"$EB" report "$R" --no-plot --format json >"$T/verdict.json" 2>"$T/verdict.err"
+same "--format json: exit 0, schema 1, the rule's value as a number, both queries" \
+	"$?:$(jq -r '"\(.schema) \(.recommendation | type) \(.recommendation) \(.queries | length)"' "$T/verdict.json")" "0:1 number $want 2"
 if command -v jsonschema >/dev/null 2>&1; then
 	ok "the JSON validates against docs/verdict.schema.json" jsonschema -i "$T/verdict.json" docs/verdict.schema.json
 	jq '.schema = 2 | .recommendation = 1.5' "$T/verdict.json" >"$T/wrong.json"
 	fails 1 "" "and a wrong one does not" jsonschema -i "$T/wrong.json" docs/verdict.schema.json
 else
-	n=$((n + 1)); echo "ok $n - the JSON validates against docs/verdict.schema.json # SKIP jsonschema not installed (python3-jsonschema)"
-	n=$((n + 1)); echo "ok $n - and a wrong one does not # SKIP jsonschema not installed (python3-jsonschema)"
+	skip "the JSON validates against docs/verdict.schema.json" "jsonschema not installed (python3-jsonschema)"
+	skip "and a wrong one does not" "jsonschema not installed (python3-jsonschema)"
 fi
 same "numbers printed as the figures they are" "$(grep -cE '[0-9]\.[0-9]*(0000000|9999999)' "$T/verdict.json")" 0
 ok "run --json prints the same verdict" sh -c "'$EB' run --resume '$R' --json >'$T/again.json' 2>/dev/null && cmp '$T/again.json' '$T/verdict.json'"
@@ -101,16 +152,17 @@ awk '/<figure><svg/ { n++; f = sprintf("%s/svg%d.svg", T, n) } f { print > f } /
 	"$(sed 's/<figure>/\n<figure>/g; s/<\/svg>/<\/svg>\n/g' "$R/report.html" >"$T/page.html"; echo "$T/page.html")"
 if command -v xmllint >/dev/null 2>&1; then
 	for f in "$T"/svg*.svg; do sed -i 's/^<figure>//' "$f"; done
-	ok "each inline plot is well-formed XML" sh -c "for f in '$T'/svg*.svg; do xmllint --noout \"\$f\" || exit 1; done"
+	same "each of the five inline plots is well-formed XML" \
+		"$(for f in "$T"/svg*.svg; do xmllint --noout "$f" && echo "$f"; done | wc -l)" 5
 else
-	echo "ok $((n + 1)) - each inline plot is well-formed XML # SKIP xmllint not installed (libxml2-utils)"
-	n=$((n + 1))
+	skip "each inline plot is well-formed XML" "xmllint not installed (libxml2-utils)"
 fi
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$browser" ]; then
-	ok "a browser loads the page and draws it" "$browser" --headless --no-sandbox --disable-gpu \
+	"$browser" --headless --no-sandbox --disable-gpu \
 		--disable-background-networking --no-first-run --user-data-dir="$T/chrome" \
-		--screenshot="$T/page.png" --window-size=1200,3000 "file://$R/report.html"
+		--screenshot="$T/page.png" --window-size=1200,3000 "file://$R/report.html" >"$T/chrome.out" 2>&1
+	same "a browser loads the page and draws it (a PNG screenshot)" "$?:$(dd bs=1 skip=1 count=3 <"$T/page.png" 2>/dev/null)" 0:PNG
 	same "the browser's DOM holds the five plots" "$("$browser" --headless --no-sandbox --disable-gpu \
 		--disable-background-networking --no-first-run --user-data-dir="$T/chrome" \
 		--dump-dom "file://$R/report.html" 2>/dev/null | grep -o '<svg' | wc -l)" 5
@@ -136,15 +188,35 @@ else
 		"at 1280 px the page is 1280 wide" "at 1280 px the verdict box is in the first screenful" \
 		"at 1280 px no table overflows the page" "at 390 px the page is 390 wide" \
 		"at 390 px the verdict box is in the first screenful" "at 390 px no table overflows the page"; do
-		n=$((n + 1)); echo "ok $n - $d # SKIP no chromium installed"
+		skip "$d" "no chromium installed"
 	done
 fi
 
 # A second run (sweeps only) and the two side by side.
-ok "a second run, sweeps only" "$EB" run --quick --rows 300000 --datadir "$D" --eic 0,16 --runs 2 --no-probe --out "$T/r2"
-ok "compare the two runs" "$EB" compare "$R" "$T/r2" --no-plot --out "$T/c"
+says "a second run, sweeps only" "^Set effective_io_concurrency = " "$EB" run --quick --rows 300000 --datadir "$D" --eic 0,16 --runs 2 --no-probe --out "$T/r2"
+says_err "compare the two runs" "^Written to $T/c: compare.md" "$EB" compare "$R" "$T/r2" --no-plot --out "$T/c"
 same "one table per query" "$(grep -c '^## Query' "$T/c/compare.md")" 2
-ok "each line's recommendation" grep -q "B: recommends\|B: no recommendation" "$T/c/compare.md"
+# line Q: what the second line of the compare says for query Q, by the
+# rule computed here on its sweep's regret bounds: no recommendation when
+# no value is out; else the value the rule takes, beside the fastest median
+line() {
+	rm -rf "$T/line" && cp -r "$T/r2/sweep-$1" "$T/line" && "$EB" report "$T/line" --no-plot --format json 2>/dev/null |
+		jq -r '.groups[] | [.effective_io_concurrency, .regret, .regret_lo, .regret_hi] | @tsv' | sort -n >"$T/line.txt"
+	medians "$T/r2/sweep-$1/trials.jsonl" .settings.effective_io_concurrency .explain.bitmap.heap_phase.total_ms %.17g |
+		tr ':' '\t' | awk -F '\t' 'NR == FNR { med[$1] = $2; next } ($1 in med) { print $1 "\t" med[$1] "\t" $2 "\t" $3 "\t" $4 }' - "$T/line.txt" |
+		awk -F '\t' '
+		{ v[NR] = $1; m[NR] = $2; w[NR] = $3; lo[NR] = $4; hi[NR] = $5; out += $4 > 1.1
+		  if (f == "" || $2 < m[f]) f = NR; if (bw == "" || $3 < w[bw]) bw = NR }
+		END { if (!out) { printf "no recommendation (fastest %s; no value told apart)\n", v[f]; exit }
+		      for (i = 1; i <= NR; i++) if (hi[i] <= 1.1) { printf "recommends %s (fastest %s)\n", v[i], v[f]; exit }
+		      for (i = 1; i <= NR; i++) if (w[i] <= 1.1) { printf "recommends %s (fastest %s)\n", v[i], v[f]; exit }
+		      printf "recommends %s (fastest %s)\n", v[bw], v[f] }'
+}
+for q in blog sparse; do
+	same "$q: the second line's recommendation is the rule's on its records" \
+		"$(awk -v q="## Query $q" '$0 == q { on = 1; next } /^## / { on = 0 } on' "$T/c/compare.md" | tr '\n' ' ' | grep -o "; B: [^)]*)\.")" \
+		"; B: $(line $q)."
+done
 
 # Bad input: exit 2, and the run's records stay whole.
 sum=$(cat "$R"/sweep-*/trials.jsonl | md5sum)
@@ -160,7 +232,7 @@ mkdir "$T/cwd"
 refused() { # PATTERN DESCRIPTION ARGS...: exit 2 naming PATTERN, and nothing made
 	pat=$1; desc=$2; shift 2
 	fails 2 "$pat" "$desc" sh -c 'cd "$0" && exec "$@"' "$T/cwd" "$EB" run "$@" --out "$T/none"
-	same "$desc: nothing written" "$(ls -A "$T/cwd"; ls -d "$T/none" "$T/pgnone" 2>/dev/null)" ""
+	same "$desc: nothing written (files made)" "$( (ls -A "$T/cwd"; ls -d "$T/none" "$T/pgnone" 2>/dev/null) | wc -l)" 0
 }
 refused "--pg 99: no PostgreSQL 99 binaries.*scripts/build-pg.sh 99" "--pg with no such build" --quick --pg 99 --datadir "$T/pgnone"
 refused "--datadir '': give the directory" "an empty --datadir" --quick --datadir ''
@@ -193,7 +265,7 @@ fi
 # A run whose last record was torn, and one with no finished trial.
 cp -r "$R" "$T/torn"
 head -c -40 "$R/sweep-sparse/trials.jsonl" >"$T/torn/sweep-sparse/trials.jsonl"
-ok "a torn last record: still rendered" "$EB" report "$T/torn" --no-plot
+says "a torn last record: still rendered" "^Written to $T/torn: report.md" "$EB" report "$T/torn" --no-plot
 ok "and the torn line is said" grep -q "partial last line" "$T/torn/report.md"
 mkdir -p "$T/empty" && jq '.sweeps = {"blog": "none"}' "$R/meta.json" >"$T/empty/meta.json"
 fails 2 "no sweep with finished trials" "a run with nothing finished" "$EB" report "$T/empty" --no-plot

@@ -7,12 +7,13 @@
 # being stopped; SIGKILL of the emulator said by the next command, nothing
 # of the data set lost.
 . tests/it/lib.sh
+plan 37
 
 if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ]; then
 	why="no /dev/fuse"
 	[ -c /dev/fuse ] && why="no fusermount3"
 	command -v fusermount3 >/dev/null 2>&1 && why="not root (the emulator mounts with allow_other)"
-	echo "ok 1 - a data set on an emulated device's tablespace, beside the plain disk # SKIP $why"
+	skip_rest "$why"
 	exit 0
 fi
 
@@ -25,9 +26,9 @@ emu_cleanup() {
 	"$EB" server stop --datadir "$D" >/dev/null 2>&1
 	umount -l "$M" 2>/dev/null
 	rm -rf "$B"
-	cleanup
 }
-trap emu_cleanup EXIT
+# the server and the mount first, then lib.sh's own end (plan, status)
+trap 'rc=$?; emu_cleanup; (exit $rc); finish' EXIT
 cluster pg $P
 q() { sql "$D" $P "$1"; }
 ROWS=300000
@@ -55,12 +56,10 @@ same "its trials read the emulated device's counters" "$(jq -r '.disk.device == 
 heap() { awk -F, -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $2 == v && $c["measure"] == "heap_phase" { print $c["median_ms"] }' "$1/summary.csv"; }
 h1=$(heap "$S" 1)
 h16=$(heap "$S" 16)
-n=$((n + 1))
 if awk -v a="$h1" -v b="$h16" 'BEGIN { exit !(a >= 3 * b && b > 0) }'; then
-	echo "ok $n - the heap phase at 16 ($h16 ms) at least 3x faster than at 1 ($h1 ms)"
+	pass "the heap phase at 16 ($h16 ms) at least 3x faster than at 1 ($h1 ms)"
 else
-	echo "not ok $n - the heap phase at 16 ($h16 ms) not 3x faster than at 1 ($h1 ms)"
-	nfail=$((nfail + 1))
+	flunk "the heap phase at 16 ($h16 ms) not 3x faster than at 1 ($h1 ms)"
 fi
 # joined FILE PATTERN: FILE's text, its lines joined, matches PATTERN
 joined() {
@@ -70,8 +69,8 @@ ok "the report says the latency was hidden by reads in flight, citing the queue 
 	joined "$S/report.md" "The device's latency was hidden by reads in flight: at 16 it held [0-9.]* reads at once on average (its queue depth"
 emu_line=$(grep -m 1 '^ALTER TABLESPACE' "$T/run-emu/report.md")
 case $emu_line in
-"ALTER TABLESPACE eicbench_ts SET (effective_io_concurrency = "*) same "the verdict's first line is for that tablespace: $emu_line" ok ok ;;
-*) same "the verdict's first line is for that tablespace" "$emu_line" "ALTER TABLESPACE eicbench_ts SET (...)" ;;
+"ALTER TABLESPACE eicbench_ts SET (effective_io_concurrency = "*) pass "the verdict's first line is for that tablespace: $emu_line" ;;
+*) flunk "the verdict's first line is for that tablespace: got '$emu_line', wanted ALTER TABLESPACE eicbench_ts SET (...)" ;;
 esac
 ok "the verdict names the device as emulated, with its model" sh -c "grep -Eq '^\\| +device +\\| +emulated +\\|' '$T/run-emu/report.md' &&
 	grep -Eq '^\\| model +\\| eicbench emulated device: latency 2 ms' '$T/run-emu/report.md' &&
@@ -86,8 +85,8 @@ ok "run on the plain disk in the same cluster" "$EB" run --datadir "$D" $RUN --o
 same "the data set moved back to the default tablespace" "$(q "select count(*) from pg_class where relname in ('test', 'test_pkey', 'minor_idx') and reltablespace = 0")" 3
 disk_line=$(grep -m 1 '^ALTER TABLESPACE' "$T/run-disk/report.md")
 case $disk_line in
-"ALTER TABLESPACE pg_default SET (effective_io_concurrency = "*) same "the plain disk's own line: $disk_line" ok ok ;;
-*) same "the plain disk's own line" "$disk_line" "ALTER TABLESPACE pg_default SET (...)" ;;
+"ALTER TABLESPACE pg_default SET (effective_io_concurrency = "*) pass "the plain disk's own line: $disk_line" ;;
+*) flunk "the plain disk's own line: got '$disk_line', wanted ALTER TABLESPACE pg_default SET (...)" ;;
 esac
 same "the two lines differ" "$([ "$emu_line" != "$disk_line" ] && echo yes)" yes
 ok "compare of the two runs" "$EB" compare "$T/run-emu" "$T/run-disk" --no-plot --out "$T/cmp"
@@ -102,7 +101,7 @@ kill -KILL "$(jq -r .pid "$M.emulate.json")"
 sleep 0.3
 fails 2 "is gone.*fusermount3 -u $M" "a sweep says the mount is gone and how to clean it" \
 	"$EB" sweep --datadir "$D" --query sparse --eic 16 --runs 1 --out "$T/s-gone"
-same "and wrote no result folder" "$(ls -d "$T/s-gone" 2>/dev/null)" ""
+absent "and wrote no result folder" "$T/s-gone"
 fails 2 "is gone.*fusermount3 -u $M" "so does load --tablespace-dir on it" "$EB" load --datadir "$D" --rows $ROWS --tablespace-dir "$M/ts"
 fails 2 "is gone.*fusermount3 -u $M" "and load elsewhere, which would drop the set there" "$EB" load --datadir "$D" --rows $ROWS
 fails 2 "is gone.*fusermount3 -u $M" "and probe --relation" "$EB" probe --datadir "$D" --relation test --pattern random --depth 1 --count 10 --out "$T/p-gone"

@@ -1,8 +1,11 @@
 # The TPC-B driver on a real cluster: init, every builtin in every protocol
-# with and without a pipeline, the TPC-B invariant and the history count
-# after each run, retries under serializable isolation, logs, bad input, and
-# a server stopped in the middle of a run.
+# with and without a pipeline, after each run its exit status, the history
+# count and what the builtin promises of the balances (tpcb-like: the TPC-B
+# invariant; simple-update: accounts move as history does, branches and
+# tellers not; select-only: nothing moves), retries under serializable
+# isolation, logs, bad input, and a server stopped in the middle of a run.
 . tests/it/lib.sh
+plan 111
 D=$T/pg
 P=54396
 cluster pg $P
@@ -12,11 +15,16 @@ qo() { psql -X -At -h "$D" -p $P -U postgres -d "$1" -c "$2"; }
 # theirs, not the checkout's.
 run() { (cd "$T" && "$EB" tpcb run --datadir "$D" "$@"); }
 j() { jq -r "$1" "$T/out.json"; }
-tpcb_folders() { ls -d results/*-tpcb 2>/dev/null | sort; }
+tpcb_folders() { ls -d results/*-tpcb 2>/dev/null | wc -l; }
 before=$(tpcb_folders)
+# balances [DB]: the sums of branches, tellers, accounts and history's
+# deltas, and history's rows
+balances() { qo "${1:-eicbench}" 'select (select sum(bbalance) from pgbench_branches) || $$ $$ || (select sum(tbalance) from pgbench_tellers) || $$ $$ || (select sum(abalance) from pgbench_accounts) || $$ $$ || (select coalesce(sum(delta), 0) from pgbench_history) || $$ $$ || (select count(*) from pgbench_history)'; }
+# invariant [DB]: the TPC-B invariant, as "holds" when the four sums agree
+invariant() { balances "$1" | awk '$1 == $2 && $2 == $3 && $3 == $4 { print "holds"; next } { print "broken: " $0 }'; }
 
 # ---- init ----------------------------------------------------------------
-ok "init at scale 1" "$EB" tpcb init --datadir "$D" -s 1
+says "init at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 same "1 branch, 10 tellers, 100000 accounts, no history" \
 	"$(q 'select (select count(*) from pgbench_branches) || $$ $$ || (select count(*) from pgbench_tellers) || $$ $$ || (select count(*) from pgbench_accounts) || $$ $$ || (select count(*) from pgbench_history)')" \
 	"1 10 100000 0"
@@ -32,11 +40,11 @@ same "aid is int below scale 20000, fillfactor 100" \
 q 'create extension if not exists pg_visibility' >/dev/null
 same "accounts are frozen (COPY FREEZE)" "$(q "select count(*) from pg_visibility_map('pgbench_accounts') where not all_frozen")" 0
 same "statistics are there (VACUUM ANALYZE)" "$(q "select count(*) > 0 from pg_stats where tablename = 'pgbench_accounts'")" t
-ok "init again over its own tables" "$EB" tpcb init --datadir "$D" -s 1 -F 90 --foreign-keys
+says "init again over its own tables" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1 -F 90 --foreign-keys
 same "fillfactor and foreign keys" \
 	"$(q "select reloptions::text from pg_class where relname = 'pgbench_tellers'") $(q "select count(*) from pg_constraint where contype = 'f' and conname like 'pgbench_%'")" \
 	"{fillfactor=90} 5"
-ok "init back to plain tables" "$EB" tpcb init --datadir "$D" -s 1
+says "init back to plain tables" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 
 # Tables eicbench did not make are left alone.
 q 'create database other' >/dev/null
@@ -65,31 +73,47 @@ fails 2 "give init or run" "a missing subcommand is refused" "$EB" tpcb
 # ---- every builtin, protocol and pipeline -----------------------------------
 # -n keeps history across runs, so it must hold every committed transaction.
 total=0
+# promise BUILTIN WAS: what BUILTIN keeps of the balances, WAS those before
+# its run
+promise() {
+	case $1 in
+	tpcb-like) invariant ;;
+	simple-update) balances | awk -v was="$2" 'BEGIN { split(was, w, " ") }
+		{ print ($1 == w[1] && $2 == w[2] ? "branches and tellers as before" : "branches or tellers moved: " $0) ", " ($3 - w[3] == $4 - w[4] ? "accounts moved as history" : "accounts and history apart: " $0) }' ;;
+	select-only) balances | awk -v was="$2" '{ print $0 == was ? "as before" : "moved: " $0 " (was " was ")" }' ;;
+	esac
+}
+promised() {
+	case $1 in
+	tpcb-like) echo holds ;;
+	simple-update) echo "branches and tellers as before, accounts moved as history" ;;
+	select-only) echo "as before" ;;
+	esac
+}
 matrix() { # builtin: 5 runs of -t 200 -c 4 -j 2
 	for m in simple extended prepared; do
 		for pipe in "" "--pipeline 4"; do
 			[ "$m" = simple ] && [ -n "$pipe" ] && continue
+			was=$(balances)
 			if run -b "$1" -M "$m" $pipe -c 4 -j 2 -t 200 -n --json --out "$T/r-$1-$m${pipe#--pipeline }" >"$T/out.json" 2>"$T/err"; then
-				same "$1 -M $m $pipe: 800 of 800 processed, none failed" "$(j '"\(.transactions)/\(.expected) \(.failed) \(.aborted_clients)"')" "800/800 0 0"
+				same "$1 -M $m $pipe: exit 0, 800 of 800 processed, none failed" "$(j '"\(.transactions)/\(.expected) \(.failed) \(.aborted_clients)"')" "800/800 0 0"
 				[ "$1" = select-only ] || total=$((total + $(j .transactions)))
 			else
 				same "$1 -M $m $pipe runs" "failed: $(cat "$T/err")" "ok"
 			fi
 			same "$1 -M $m $pipe: history holds every committed transaction" "$(q 'select count(*) from pgbench_history')" "$total"
+			same "$1 -M $m $pipe: the balances as $1 keeps them" "$(promise "$1" "$was")" "$(promised "$1")"
 		done
 	done
 }
 matrix tpcb-like
-same "TPC-B invariant: branches, tellers, accounts and history deltas sum alike" \
-	"$(q 'select count(distinct s) from (select sum(bbalance) s from pgbench_branches union all select sum(tbalance) from pgbench_tellers union all select sum(abalance) from pgbench_accounts union all select sum(delta) from pgbench_history) x')" 1
 same "the invariant's sums are not all zero" "$(q 'select count(*) > 0 from pgbench_history where delta <> 0')" t
 matrix simple-update
-same "simple-update: accounts and history deltas still sum alike" \
-	"$(q 'select (select sum(abalance) from pgbench_accounts) = (select sum(delta) from pgbench_history)')" t
 matrix select-only
 
 # ---- output, logs, progress ------------------------------------------------
 out=$(run -S -M prepared -c 2 -t 50 -r --out "$T/text" 2>&1)
+same "a select-only run with -r exits 0" "$?" 0
 for line in "transaction type: <builtin: select only>" "query mode: prepared" "number of transactions actually processed: 100/100" \
 	"latency stddev = " "latency percentiles: p50" "tps = " "statement latencies in milliseconds and failures:" \
 	"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;" "starting vacuum...end." "client CPU = "; do
@@ -99,37 +123,36 @@ same "history was emptied by the pre-run vacuum" "$(q 'select count(*) from pgbe
 same "the record folder has meta.json and one record" "$(ls "$T/text" | tr '\n' ' ')$(wc -l <"$T/text/trials.jsonl")" "meta.json trials.jsonl 1"
 same "meta.json names the server and its settings" "$(jq -r '.command + " " + (.server.scale|tostring) + " " + .server.settings.fsync' "$T/text/meta.json")" "tpcb run 1 on"
 
-ok "-l per-transaction log" run -c 3 -j 2 -t 40 -l --max-tries 2 --out "$T/log"
+says "-l per-transaction log" "number of transactions actually processed: 120/120" run -c 3 -j 2 -t 40 -l --max-tries 2 --out "$T/log"
 same "one log line per transaction, over both threads' files" "$(cat "$T"/log/pgbench_log.* | wc -l)" 120
 same "log lines: client_id tx_no latency_us 0 epoch_s epoch_us retries" \
 	"$(cat "$T"/log/pgbench_log.* | grep -cvE '^[0-2] [0-9]+ [0-9]+ 0 1[0-9]{9} [0-9]{1,6} 0$')" 0
 same "each client numbers its transactions 1..40" "$(cat "$T"/log/pgbench_log.* | awk '{ print $1, $2 }' | sort -u | wc -l)" 120
 
-ok "--aggregate-interval log with -R and -L" run -c 2 -T 2 -R 200 -L 100 -l --aggregate-interval 1 --json --out "$T/agg"
+says "--aggregate-interval log with -R and -L" '"transactions"' run -c 2 -T 2 -R 200 -L 100 -l --aggregate-interval 1 --json --out "$T/agg"
 jq . "$T/agg/trials.jsonl" >"$T/out.json"
 same "aggregate lines have pgbench's 15 columns" "$(awk '{ print NF }' "$T"/agg/pgbench_log.* | sort -u)" 15
 same "aggregate counts add up to the committed transactions" "$(awk '{ s += $2 } END { print s }' "$T"/agg/pgbench_log.*)" "$(j .transactions)"
 same "-R records the schedule lag" "$(j '.lag_ms.mean >= 0 and .lag_ms.max >= .lag_ms.mean')" true
 
 out=$(run -c 2 -T 2 -P 1 2>&1 >/dev/null)
-same "-P prints progress lines" "$(echo "$out" | grep -cE '^progress: [0-9.]+ s, [0-9.]+ tps, lat [0-9.]+ ms stddev [0-9.]+, 0 failed$' | sed 's/^[12]$/yes/')" yes
+same "-P prints progress lines (exit 0)" "$?:$(echo "$out" | grep -cE '^progress: [0-9.]+ s, [0-9.]+ tps, lat [0-9.]+ ms stddev [0-9.]+, 0 failed$' | sed 's/^[12]$/yes/')" 0:yes
 
-PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "--dsn '' takes the PG* variables" "$EB" tpcb run --dsn '' -t 5 --out "$T/pgenv"
+PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench says "--dsn '' takes the PG* variables" "number of transactions actually processed: 5/5" "$EB" tpcb run --dsn '' -t 5 --out "$T/pgenv"
 
 # ---- retries: serializable isolation on one branch row ----------------------
 q 'create database ser' >/dev/null
 qo ser "alter database ser set default_transaction_isolation = 'serializable'" >/dev/null
 DS="host=$D port=$P user=postgres dbname=ser"
-ok "init another database" "$EB" tpcb init --dsn "$DS" -s 1
+says "init another database" "^scale 1: pgbench_accounts" "$EB" tpcb init --dsn "$DS" -s 1
 for mode in "-M extended" "-M prepared --pipeline 4"; do
 	"$EB" tpcb run --dsn "$DS" -c 4 -j 2 -t 100 --max-tries 20 $mode -n --json --out "$T/ser$(echo $mode | tr -cd a-z0-9)" >"$T/out.json" 2>"$T/err"
-	same "serializable $mode: conflicts were retried" "$(j '.retries > 0')" true
+	same "serializable $mode: exit 0, conflicts were retried" "$?:$(j '.retries > 0')" 0:true
 	same "serializable $mode: committed and failed make every transaction" "$(j '.transactions + .failed == .expected')" true
 done
 same "serializable: history holds the committed transactions" "$(qo ser 'select count(*) from pgbench_history')" \
 	"$(cat "$T"/ser*/trials.jsonl | jq -s 'map(.transactions) | add')"
-same "serializable: the TPC-B invariant holds" \
-	"$(qo ser 'select count(distinct s) from (select sum(bbalance) s from pgbench_branches union all select sum(tbalance) from pgbench_tellers union all select sum(abalance) from pgbench_accounts union all select sum(delta) from pgbench_history) x')" 1
+same "serializable: the TPC-B invariant holds" "$(invariant ser)" holds
 
 # ---- interrupted and broken runs ------------------------------------------------
 "$EB" tpcb run --datadir "$D" -c 2 -T 30 --out "$T/int" >"$T/int.out" 2>&1 &
