@@ -90,8 +90,34 @@ case $disk_line in
 esac
 same "the two lines differ" "$([ "$emu_line" != "$disk_line" ] && echo yes)" yes
 ok "compare of the two runs" "$EB" compare "$T/run-emu" "$T/run-disk" --no-plot --out "$T/cmp"
-ok "shows the emulated tablespace's line" grep -qF "  $emu_line   -- A" "$T/cmp/compare.md"
-ok "and the plain disk's" grep -qF "  $disk_line   -- B" "$T/cmp/compare.md"
+# per_ts LINE TABLESPACE: compare's own rule for LINE (A or B) on its
+# tablespace, and the statement it prints for it: "V" when it recommends V
+# and prints ALTER TABLESPACE ... = V for that line; "none" when it says no
+# recommendation and prints no statement for it; else what it printed. (The
+# compare rule is the sweep report's, line by line; a run's verdict rule may
+# give another value, so the runs' own lines are not what is matched here.)
+per_ts() {
+	_said=$(tr '\n' ' ' <"$T/cmp/compare.md" | grep -o "[;:] $1: [^;.]*" | head -n 1)
+	_stmt=$(grep -E "^  ALTER TABLESPACE [a-z_]+ SET \(effective_io_concurrency = [0-9]+\);   -- $1\$" "$T/cmp/compare.md")
+	case $_said in
+	*"recommends "*" for tablespace $2 "*)
+		_v=$(printf '%s\n' "$_said" | sed 's/.*recommends \([0-9]*\) for.*/\1/')
+		[ "$_stmt" = "  ALTER TABLESPACE $2 SET (effective_io_concurrency = $_v);   -- $1" ] && echo "$_v" ||
+			echo "said '$_said', printed '$_stmt'" ;;
+	*"no recommendation"*) [ -z "$_stmt" ] && echo none || echo "said '$_said', printed '$_stmt'" ;;
+	*) echo "said '$_said', printed '$_stmt'" ;;
+	esac
+}
+got=$(per_ts A eicbench_ts)
+case $got in
+[0-9]*|none) pass "compare gives the emulated tablespace (A) its statement as its own rule says ($got)" ;;
+*) flunk "compare gives the emulated tablespace (A) its statement as its own rule says: $got" ;;
+esac
+got=$(per_ts B pg_default)
+case $got in
+[0-9]*|none) pass "and the plain disk (B) on pg_default ($got)" ;;
+*) flunk "and the plain disk (B) on pg_default: $got" ;;
+esac
 
 # SIGKILL of the emulator with the data set on it: the next command on that
 # tablespace says the mount is gone and how to clean it; nothing is lost.
