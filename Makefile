@@ -15,7 +15,7 @@ MANDIR  ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/eicbench
 DOCDIR  ?= $(PREFIX)/share/doc/eicbench
 
-PKGS     = libpq liburing jansson inih
+PKGS     = libpq liburing jansson inih fuse3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
@@ -188,6 +188,9 @@ bench-probe: deps all
 bench-tpcb: deps all
 	$(Q)scripts/bench-tpcb.sh
 
+bench-emulate: deps all
+	$(Q)scripts/bench-emulate.sh
+
 # Known bugs planted one at a time in a copy of the checkout (never in it):
 # each must make a check fail. MUTANTS="name ..." runs only those.
 mutants: deps
@@ -198,6 +201,6 @@ clean:
 	rm -rf $(MAN_OUT)
 	find bench io tests -name '*.[od]' -delete
 
-.PHONY: all deps pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb mutants clean FORCE
+.PHONY: all deps pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate mutants clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

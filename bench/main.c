@@ -27,6 +27,7 @@ struct command {
 static const struct command commands[] = {
 	{ "compare",   cmd_compare,   &cmd_compare_page },
 	{ "confsweep", cmd_confsweep, &cmd_confsweep_page },
+	{ "device",    cmd_device,    &cmd_device_page },
 	{ "export",    cmd_export,    &cmd_export_page },
 	{ "load",      cmd_load,      &cmd_load_page },
 	{ "probe",     cmd_probe,     &cmd_probe_page },

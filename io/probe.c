@@ -388,7 +388,7 @@ struct snap {
 static void take_snap(const struct probe_config *c, struct snap *s)
 {
 	s->have_disk = c->disk_name && c->disk_name[0] &&
-		       sysstat_disk_read(c->disk_name, &s->disk) == 0;
+		       sysstat_disk_read_file(c->disk_file, c->disk_name, &s->disk) == 0;
 	getrusage(RUSAGE_SELF, &s->ru);
 	s->t_ns = clock_now_ns();
 }

@@ -52,6 +52,7 @@ struct probe_config {
 	uint64_t                 duration_ns;  /* 0 = until count; the most with steady */
 	const struct probe_steady *steady;     /* NULL = count or duration only */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
+	const char              *disk_file;    /* read it from here (a published device); NULL = /proc/diskstats */
 	probe_verify_fn          verify;       /* NULL = no check */
 	void                    *verify_arg;
 	const volatile sig_atomic_t *stop;     /* set by a signal handler; may be NULL */

@@ -65,7 +65,7 @@ static int take(struct sampler *s)
 		return -ENOMEM;
 	prev = s->n ? &s->samples[s->n - 1] : NULL;	/* after new_sample() moved them */
 	for (int i = 0; i < s->cfg.ndisks; i++)
-		if (sysstat_disk_read(s->cfg.disks[i], &x->disk[i]) < 0) {
+		if (sysstat_disk_read_file(s->cfg.disk_file, s->cfg.disks[i], &x->disk[i]) < 0) {
 			s->disk_missing[i] = true;
 			if (prev)
 				x->disk[i] = prev->disk[i];

@@ -28,6 +28,7 @@
 
 struct sampler_cfg {
 	const char *disks[SAMPLER_MAX_DISKS];   /* names in /proc/diskstats */
+	const char *disk_file;                  /* where to read them (a published device); NULL: /proc/diskstats */
 	int         ndisks;
 	pid_t       pids[SAMPLER_MAX_PIDS];
 	int         npids;

@@ -21,6 +21,7 @@
 
 #include "io/clock.h"
 #include "io/file.h"
+#include "io/pubdev.h"
 
 /* Copy at most len-1 bytes of src (of which n are wanted) and terminate. */
 static void copy_str(char *dst, size_t len, const char *src, size_t n)
@@ -85,8 +86,13 @@ int sysstat_disk_parse(const char *text, const char *name, struct disk_snap *out
 
 int sysstat_disk_read(const char *name, struct disk_snap *out)
 {
+	return sysstat_disk_read_file(NULL, name, out);
+}
+
+int sysstat_disk_read_file(const char *file, const char *name, struct disk_snap *out)
+{
 	char *text;
-	int rc = read_text("/proc/diskstats", &text);
+	int rc = read_text(file && *file ? file : "/proc/diskstats", &text);
 
 	if (rc < 0)
 		return rc;
@@ -461,6 +467,8 @@ int sysstat_device_for_path(const char *path, struct device_info *out)
 	if (!S_ISBLK(st.st_mode))
 		fs_type(st.st_dev, out);
 	rc = device_names(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, out);
+	if (rc == -ENODEV && !S_ISBLK(st.st_mode))
+		return pubdev_find(major(st.st_dev), minor(st.st_dev), out);
 	if (rc < 0)
 		return rc;
 	queue_settings(out);

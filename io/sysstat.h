@@ -15,6 +15,17 @@
 
 #define SYSSTAT_NAME_MAX    64
 #define SYSSTAT_MAX_MEMBERS 16
+#define SYSSTAT_PATH_MAX    4096
+
+/*
+ * A file system with no block device under it (a FUSE emulation) may
+ * publish one in a folder of this name at its mount's root: "diskstats",
+ * the device and then its members as /proc/diskstats lines, "model", one
+ * line saying what it is, and "queue", lines "nr_requests N",
+ * "max_sectors_kb N", "logical_block_size N". sysstat_device_for_path
+ * finds it there.
+ */
+#define SYSSTAT_PUBLISHED_DIR ".eicbench"
 
 /* One line of /proc/diskstats. */
 struct disk_snap {
@@ -94,11 +105,18 @@ struct device_info {
 	 * with no members of their own (as named in /proc/diskstats). */
 	int  nmembers;
 	char members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
+	/* A published device: the folder it publishes in, and the file its
+	 * counters are read from instead of /proc/diskstats ("" for a block
+	 * device). */
+	char published[SYSSTAT_PATH_MAX];
+	char stats_file[SYSSTAT_PATH_MAX];
 };
 
 /* Parse one /proc/diskstats text for device NAME. 0, or -ENOENT if absent. */
 int sysstat_disk_parse(const char *text, const char *name, struct disk_snap *out);
 int sysstat_disk_read(const char *name, struct disk_snap *out);
+/* The same from FILE, a text in /proc/diskstats's format (NULL or "": /proc/diskstats). */
+int sysstat_disk_read_file(const char *file, const char *name, struct disk_snap *out);
 void sysstat_disk_diff(const struct disk_snap *a, const struct disk_snap *b,
 		       struct disk_delta *out);
 
@@ -114,7 +132,8 @@ void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
 		       struct proc_delta *out);
 
 /* The block device holding PATH (via stat() st_dev and /sys/dev/block),
- * its queue settings, members and the file system type under PATH. */
+ * its queue settings, members and the file system type under PATH; or the
+ * device a file system with none publishes (SYSSTAT_PUBLISHED_DIR). */
 int sysstat_device_for_path(const char *path, struct device_info *out);
 
 /* The file system type of the mount holding PATH (even a device node's),

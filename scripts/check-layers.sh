@@ -14,18 +14,19 @@ cd "$root" || exit 2
 rules='
 io                  -
 io/engines          io
+io/emulate          io
 bench/cli           io
 bench/record        bench/cli io
 bench/pg            bench/record bench/cli io
-bench/observe       bench/pg bench/record bench/cli io
-bench/dataset       bench/observe bench/pg bench/record bench/cli io
+bench/observe       bench/pg bench/record bench/cli io io/emulate
+bench/dataset       bench/observe bench/pg bench/record bench/cli io io/emulate
 bench/tpcb          bench/dataset bench/pg bench/record bench/cli io
-bench/probe         bench/dataset bench/observe bench/pg bench/record bench/cli io
+bench/probe         bench/dataset bench/observe bench/pg bench/record bench/cli io io/emulate
 bench/report        bench/record bench/cli io
 bench/export        bench/report bench/pg bench/record bench/cli io
 bench/sweep         bench/report bench/dataset bench/observe bench/pg bench/record bench/cli io
 bench/workloads     bench/sweep bench/tpcb bench/report bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
-bench/cmd           bench/workloads bench/sweep bench/export bench/report bench/probe bench/tpcb bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
+bench/cmd           bench/workloads bench/sweep bench/export bench/report bench/probe bench/tpcb bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines io/emulate
 bench               bench/cmd bench/cli bench/pg
 '
 

@@ -10,10 +10,11 @@ case "${1:-}" in
 "")
 	# chromium: the test of the HTML report loads it in a headless browser;
 	# man-db and groff-base: the man pages are checked by rendering them;
+	# libfuse3-dev and fuse3: the emulated device (eicbench device emulate);
 	# python3-jsonschema: the run's JSON verdict is validated against its schema.
 	PKGS="gcc make pkg-config libpq-dev liburing-dev libjansson-dev libinih-dev libcmocka-dev
-postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps util-linux
-libxml2-utils time chromium man-db groff-base python3-jsonschema"
+libfuse3-dev fuse3 postgresql postgresql-client postgresql-contrib gnuplot-nox fio jq procps
+util-linux libxml2-utils time chromium man-db groff-base python3-jsonschema"
 	;;
 build-pg)
 	PKGS="gcc make pkg-config perl bison flex libreadline-dev zlib1g-dev

@@ -15,6 +15,7 @@
 
 int cmd_compare(int argc, char **argv);
 int cmd_confsweep(int argc, char **argv);
+int cmd_device(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
@@ -28,7 +29,7 @@ int cmd_tpcb(int argc, char **argv);
  * the option tables it parses with, its prose. eicbench(1)'s own is
  * cmd_main_page. */
 struct man_page;
-extern const struct man_page cmd_compare_page, cmd_confsweep_page, cmd_export_page,
+extern const struct man_page cmd_compare_page, cmd_confsweep_page, cmd_device_page, cmd_export_page,
 	cmd_load_page, cmd_probe_page, cmd_report_page, cmd_run_page, cmd_server_page,
 	cmd_sweep_page, cmd_tpcb_page, cmd_main_page;
 

@@ -23,6 +23,7 @@ struct load_opts {
 	long long rows;
 	long long seed;
 	const char *recipe;
+	const char *tablespace_dir;
 	bool force;
 	bool json;
 };
@@ -35,6 +36,8 @@ static const struct opt_desc load_table[] = {
 	  "seed of the deterministic generator for minor" },
 	{ "recipe", OPT_STR, offsetof(struct load_opts, recipe), 0, 0, "fast|blog", "fast",
 	  "fast: binary COPY FREEZE, indexes after; blog: the post's SQL as written" },
+	{ "tablespace-dir", OPT_STR, offsetof(struct load_opts, tablespace_dir), 0, 0, "DIR", "the default tablespace",
+	  "put the table and its indexes in a tablespace on DIR (made, or the one there reused), e.g. on an emulated device" },
 	{ "force", OPT_FLAG, offsetof(struct load_opts, force), 0, 0, NULL, NULL,
 	  "reload even when the same data set is already there" },
 	{ "json", OPT_FLAG, offsetof(struct load_opts, json), 0, 0, NULL, NULL,
@@ -42,13 +45,26 @@ static const struct opt_desc load_table[] = {
 	{ 0 }
 };
 
-#define USAGE "eicbench load [--datadir DIR] [--rows N] [--seed S] [--recipe fast|blog] [--force] [--json]"
+#define USAGE "eicbench load [--datadir DIR] [--rows N] [--seed S] [--recipe fast|blog] [--tablespace-dir DIR] [--force] [--json]"
 
 
 void cmd_load_progress(void *arg, const char *step, double done, double total,
 		       const char *unit)
 {
 	progress_update(arg, step, done, total, unit);
+}
+
+/* The tablespace and the device under it, as records name it. */
+static void print_where(const struct dataset_info *d)
+{
+	json_t *j = dataset_info_json(d), *dev = json_object_get(json_object_get(j, "tablespace"), "device");
+	const char *model = json_string_value(json_object_get(dev, "model"));
+
+	if (d->ts_name[0])
+		printf("place:    tablespace %s in %s, device %s%s%s\n", d->ts_name, d->ts_location,
+		       json_string_value(json_object_get(dev, "name")) ?: "unknown",
+		       model && *model ? ", " : "", model ? model : "");
+	json_decref(j);
 }
 
 void cmd_load_said(const struct dataset_info *d, bool json)
@@ -68,6 +84,7 @@ void cmd_load_said(const struct dataset_info *d, bool json)
 	printf("sizes:    table %.1f MiB, test_pkey %.1f MiB, minor_idx %.1f MiB, all %.1f MiB\n",
 	       d->heap_bytes / 1048576.0, d->pkey_bytes / 1048576.0,
 	       d->minor_bytes / 1048576.0, d->total_bytes / 1048576.0);
+	print_where(d);
 	if (d->reused)
 		return;
 	printf("times:    prepare %.1f s, data %.1f s, indexes %.1f s, vacuum %.1f s, finish %.1f s; total %.1f s\n",
@@ -89,13 +106,17 @@ static int parse(struct load_opts *o, int argc, char **argv, struct dataset_cfg 
 	}
 	if (ret < 0)
 		return cmd_fail("load", ret, err), -EINVAL;
+	if (o->tablespace_dir && !o->tablespace_dir[0]) {
+		cmd_fail("load", -EINVAL, "--tablespace-dir: give a folder");
+		return -EINVAL;
+	}
 	if (o->recipe && strcmp(o->recipe, "fast") && strcmp(o->recipe, "blog")) {
 		cmd_fail("load", -EINVAL, "--recipe: give fast or blog");
 		return -EINVAL;
 	}
 	*dc = (struct dataset_cfg){ .rows = o->rows, .seed = (uint64_t)o->seed,
 		.recipe = o->recipe && !strcmp(o->recipe, "blog") ? RECIPE_BLOG : RECIPE_FAST,
-		.force = o->force, .stop = &cli_stopped };
+		.force = o->force, .tablespace_dir = o->tablespace_dir, .stop = &cli_stopped };
 	return 0;
 }
 

@@ -51,6 +51,8 @@ static const struct opt_desc run_table[] = {
 	  "the query presets to sweep, comma-separated" },
 	{ "depths", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
 	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve" },
+	{ "tablespace-dir", OPT_STR, offsetof(struct run_opts, tablespace_dir), 0, 0, "DIR", "the default tablespace",
+	  "the data set in a tablespace on DIR (eicbench load --tablespace-dir): the verdict is that storage's" },
 	{ "quick", OPT_FLAG, offsetof(struct run_opts, quick), 0, 0, NULL, NULL,
 	  "a first look in a few minutes: 10M rows, 5 values, 3 rounds, a short device curve" },
 	{ "no-probe", OPT_FLAG, offsetof(struct run_opts, no_probe), 0, 0, NULL, NULL,
@@ -63,7 +65,7 @@ static const struct opt_desc run_table[] = {
 };
 
 #define USAGE "eicbench run [--datadir DIR | --dsn CONNINFO --restart-cmd CMD] [--rows N] [--eic LIST]\n" \
-	"                    [--runs N] [--query blog,sparse] [--quick] [--out DIR | --resume DIR]"
+	"                    [--runs N] [--query blog,sparse] [--tablespace-dir DIR] [--quick] [--out DIR | --resume DIR]"
 
 static int fail(int ret, const char *msg)
 {
@@ -126,7 +128,7 @@ static int check_applies(const struct run *r, bool resuming, char *err, size_t e
 			 o->runs ? "runs" : o->max_runs ? "max-runs" : o->budget_s > 0 ? "budget" :
 			 o->margin_pct ? "margin" :
 			 o->query ? "query" : o->depths ? "depths" : o->quick ? "quick" :
-			 o->no_probe ? "no-probe" : NULL))
+			 o->no_probe ? "no-probe" : o->tablespace_dir ? "tablespace-dir" : NULL))
 		why = "a resumed run goes on with the options it was started with; give --resume DIR and the server's options alone";
 	else if (o->srv.dsn && (bad = o->srv.datadir ? "datadir" : o->srv.pgbin ? "pgbin" : o->srv.pg ? "pg" :
 				o->srv.user ? "user" : o->srv.listen ? "listen" : o->srv.port ? "port" : NULL))
@@ -224,13 +226,16 @@ static json_t *folders_json(const struct run *r, const char *prefix)
 static json_t *options_json(const struct run *r)
 {
 	const struct run_opts *o = &r->o;
+	json_t *opts = json_pack("{s:I, s:I, s:s, s:s, s:I, s:I, s:b, s:b, s:s, s:f, s:I}", "rows", (json_int_t)o->rows,
+				 "seed", (json_int_t)o->seed, "eic", r->eic, "query", o->query ? o->query : "blog,sparse",
+				 "runs", (json_int_t)o->runs, "max_runs", (json_int_t)o->max_runs,
+				 "quick", o->quick, "no_probe", o->no_probe,
+				 "depths", o->depths ? o->depths : o->quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS,
+				 "budget_s", o->budget_s, "margin_pct", (json_int_t)o->margin_pct);
 
-	return json_pack("{s:I, s:I, s:s, s:s, s:I, s:I, s:b, s:b, s:s, s:f, s:I}", "rows", (json_int_t)o->rows,
-			 "seed", (json_int_t)o->seed, "eic", r->eic, "query", o->query ? o->query : "blog,sparse",
-			 "runs", (json_int_t)o->runs, "max_runs", (json_int_t)o->max_runs,
-			 "quick", o->quick, "no_probe", o->no_probe,
-			 "depths", o->depths ? o->depths : o->quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS,
-			 "budget_s", o->budget_s, "margin_pct", (json_int_t)o->margin_pct);
+	if (opts && o->tablespace_dir)
+		json_object_set_new(opts, "tablespace_dir", json_string(o->tablespace_dir));
+	return opts;
 }
 
 static int write_meta(struct run *r, char *err, size_t errlen)
@@ -383,6 +388,7 @@ static void options_of(struct run_opts *o, const json_t *opts)
 	o->eic = json_string_value(json_object_get(opts, "eic"));
 	o->query = json_string_value(json_object_get(opts, "query"));
 	o->depths = json_string_value(json_object_get(opts, "depths"));
+	o->tablespace_dir = json_string_value(json_object_get(opts, "tablespace_dir"));
 }
 
 static int load_resume(struct run *r, char *err, size_t errlen)
@@ -425,6 +431,10 @@ static int parse(struct run *r, int argc, char **argv, char *err, size_t errlen)
 		return ret;
 	if (r->o.srv.dsn && !r->o.srv.restart_cmd) {
 		snprintf(err, errlen, "--dsn needs --restart-cmd: every sweep trial is cold (server restarted, caches dropped)");
+		return -EINVAL;
+	}
+	if (r->o.tablespace_dir && !r->o.tablespace_dir[0]) {
+		snprintf(err, errlen, "--tablespace-dir: give a folder");
 		return -EINVAL;
 	}
 	return check_applies(r, r->o.resume != NULL, err, errlen);

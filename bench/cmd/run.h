@@ -27,6 +27,7 @@ struct run_opts {
 	struct server_cfg srv;
 	long long rows, seed, runs, max_runs;
 	const char *eic, *query, *out, *resume, *depths;
+	const char *tablespace_dir;   /* the data set in a tablespace there; NULL: the default one */
 	double budget_s;
 	long long margin_pct;
 	bool quick, no_probe, json;

@@ -72,7 +72,7 @@ static int step_start(struct run *r, struct step *st)
 static int step_load(struct run *r, struct step *st)
 {
 	struct dataset_cfg dc = { .rows = r->o.rows, .seed = (uint64_t)r->o.seed,
-		.recipe = RECIPE_FAST, .stop = &cli_stopped };
+		.recipe = RECIPE_FAST, .tablespace_dir = r->o.tablespace_dir, .stop = &cli_stopped };
 	struct dataset_info info;
 	struct progress bar;
 	struct server s;

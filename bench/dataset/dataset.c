@@ -12,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bench/dataset/generator.h"
+#include "bench/dataset/tablespace.h"
+#include "bench/record/record.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/settings.h"
 #include "bench/pg/sqltext.h"
@@ -64,9 +67,23 @@ int dataset_check_space(const char *dir, long long rows, char *err, size_t errle
 	return -EINVAL;
 }
 
+/* Where the set lives, with the device there as records name it. */
+static json_t *where_json(const struct dataset_info *d)
+{
+	struct device_info dev;
+
+	if (!d->ts_name[0])
+		return NULL;
+	return json_pack("{s:s, s:s, s:o}", "name", d->ts_name, "location", d->ts_location,
+			 "device", d->ts_location[0] && sysstat_device_for_path(d->ts_location, &dev) == 0 ?
+			 record_device_json(&dev) : json_null());
+}
+
 json_t *dataset_info_json(const struct dataset_info *d)
 {
-	return json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:i}",
+	json_t *where = where_json(d), *o;
+
+	o = json_pack("{s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:i}",
 			 "rows", (json_int_t)d->rows + 1, "major_max", (json_int_t)d->rows,
 			 "seed", (json_int_t)d->seed, "recipe", d->recipe,
 			 "heap_bytes", (json_int_t)d->heap_bytes,
@@ -77,6 +94,9 @@ json_t *dataset_info_json(const struct dataset_info *d)
 			 "index_s", d->index_s, "vacuum_s", d->vacuum_s,
 			 "finish_s", d->finish_s, "total_s", d->total_s,
 			 "server_version", d->server_version);
+	if (o && where)
+		json_object_set_new(o, "tablespace", where);
+	return o;
 }
 
 static void info_from_json(const char *text, struct dataset_info *d)
@@ -114,6 +134,14 @@ int dataset_lookup(PGconn *c, struct dataset_info *out, char *err, size_t errlen
 		info_from_json(PQgetvalue(r, 0, 3), out);
 	}
 	PQclear(r);
+	if (found) {
+		struct tablespace ts;
+
+		if (tablespace_of_dataset(c, NULL, &ts, err, errlen) == 1) {
+			snprintf(out->ts_name, sizeof(out->ts_name), "%s", ts.name);
+			snprintf(out->ts_location, sizeof(out->ts_location), "%s", ts.location);
+		}
+	}
 	return found;
 }
 
@@ -127,6 +155,7 @@ struct load {
 	char *err;
 	size_t errlen;
 	struct settings_journal journal;   /* the relaxed settings' originals */
+	const struct tablespace *ts;       /* where the set goes */
 };
 
 /* Relaxed durability for the load only (managed cluster), put back after
@@ -157,6 +186,21 @@ static bool stopped(const struct load *l)
 static PGconn *session(struct load *l)
 {
 	return server_connect(l->s, NULL, l->err, l->errlen);
+}
+
+/* A loading session: its settings, and what it makes in the set's tablespace. */
+static int load_session(struct load *l, PGconn *c)
+{
+	const char *p[] = { l->ts && strcmp(l->ts->name, TABLESPACE_DEFAULT) ? l->ts->name : "" };
+	int ret = pgutil_exec_file(c, "dataset/load_session.sql", l->err, l->errlen);
+
+	if (ret == 0) {
+		PGresult *r = pgutil_query(c, sql_text("dataset/tablespace_session.sql"), 1, p, l->err, l->errlen);
+
+		ret = r ? 0 : -EIO;
+		PQclear(r);
+	}
+	return ret;
 }
 
 /* Each relaxed setting journaled, then changed; a restart puts them in force. */
@@ -335,9 +379,9 @@ static int fast_indexes(struct load *l, PGconn *c)
 	int ret = (a && b) ? 0 : -EIO;
 
 	if (ret == 0)
-		ret = pgutil_exec_file(a, "dataset/load_session.sql", l->err, l->errlen);
+		ret = load_session(l, a);
 	if (ret == 0)
-		ret = pgutil_exec_file(b, "dataset/load_session.sql", l->err, l->errlen);
+		ret = load_session(l, b);
 	if (ret == 0 && (!PQsendQuery(a, sql_text("dataset/fast_index_pkey.sql")) ||
 			 !PQsendQuery(b, sql_text("dataset/fast_index_minor.sql")))) {
 		snprintf(l->err, l->errlen, "cannot start the index builds: %s", PQerrorMessage(a));
@@ -426,7 +470,7 @@ static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 	int ret = pgutil_exec_file(c, "dataset/stage.sql", l->err, l->errlen);
 
 	if (ret == 0)
-		ret = pgutil_exec_file(c, "dataset/load_session.sql", l->err, l->errlen);
+		ret = load_session(l, c);
 	if (ret == 0 && l->cfg->recipe == RECIPE_FAST) {
 		ret = fast_data(l, c);
 		d->data_s = (clock_now_ms() - t) / 1e3;
@@ -541,10 +585,50 @@ static bool foreign_test(PGconn *c)
 	return yes;
 }
 
-static bool same_set(const struct dataset_info *have, const struct dataset_cfg *cfg)
+static bool same_set(const struct dataset_info *have, const struct dataset_cfg *cfg,
+		     const struct tablespace *ts)
 {
 	return have->rows == cfg->rows && have->seed == cfg->seed &&
-	       !strcmp(have->recipe, dataset_recipe_name(cfg->recipe));
+	       !strcmp(have->recipe, dataset_recipe_name(cfg->recipe)) &&
+	       (!have->ts_name[0] || !strcmp(have->ts_name, ts->name));
+}
+
+/* Where the set goes: the tablespace at cfg->tablespace_dir, or the default. */
+static int target(struct load *l, PGconn *c, struct tablespace *ts)
+{
+	memset(ts, 0, sizeof(*ts));
+	if (l->cfg->tablespace_dir)
+		return tablespace_prepare(l->s, c, l->cfg->tablespace_dir, ts, l->err, l->errlen);
+	snprintf(ts->name, sizeof(ts->name), TABLESPACE_DEFAULT);
+	snprintf(ts->location, sizeof(ts->location), "%s", l->s->external ? "" : l->s->datadir);
+	return 0;
+}
+
+/* The set there now, when it lives on a folder that is gone: refused, so
+ * that nothing drops what only the folder's backing holds. */
+static int current_reachable(const struct dataset_info *have, char *err, size_t errlen)
+{
+	struct tablespace now = { 0 };
+
+	snprintf(now.name, sizeof(now.name), "%s", have->ts_name);
+	snprintf(now.location, sizeof(now.location), "%s", have->ts_location);
+	return tablespace_reachable(&now, err, errlen);
+}
+
+/* The folder whose file system the set goes on (checked before anything
+ * is made): the tablespace's folder, or its parent while it is missing. */
+static const char *space_dir(const struct server *s, const struct dataset_cfg *cfg,
+			     char *dir, size_t len)
+{
+	struct stat st;
+	char *slash;
+
+	if (!cfg->tablespace_dir)
+		return s->datadir;
+	snprintf(dir, len, "%s", cfg->tablespace_dir);
+	if (stat(dir, &st) < 0 && (slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	return dir[0] ? dir : "/";
 }
 
 int dataset_load(struct server *s, const struct dataset_cfg *cfg,
@@ -552,16 +636,22 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 		 struct dataset_info *out, char *err, size_t errlen)
 {
 	struct load l = { .s = s, .cfg = cfg, .progress = progress, .arg = arg, .err = err, .errlen = errlen };
+	struct tablespace ts;
+	char where[PATH_MAX];
 	double t0 = clock_now_ms();
 	PGconn *c;
 	int ret, found;
 
-	if (!s->external && dataset_check_space(s->datadir, cfg->rows, err, errlen) < 0)
+	if (!s->external && dataset_check_space(space_dir(s, cfg, where, sizeof(where)), cfg->rows, err, errlen) < 0)
 		return -EINVAL;
 	c = session(&l);
 	if (!c)
 		return -EIO;
-	found = dataset_lookup(c, out, err, errlen);
+	ret = target(&l, c, &ts);
+	l.ts = &ts;
+	found = ret < 0 ? ret : dataset_lookup(c, out, err, errlen);
+	if (found > 0 && (ret = current_reachable(out, err, errlen)) < 0)
+		found = ret;
 	if (found == 0 && s->external && foreign_test(c)) {
 		snprintf(err, errlen, "the database given with --dsn has a table named test that eicbench did not load; eicbench will not drop it: give a database of its own, or drop the table yourself");
 		PQfinish(c);
@@ -570,7 +660,7 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 	PQfinish(c);
 	if (found < 0)
 		return found;
-	if (found && same_set(out, cfg) && !cfg->force) {
+	if (found && same_set(out, cfg, &ts) && !cfg->force) {
 		out->reused = true;
 		return 0;
 	}
@@ -578,6 +668,8 @@ int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 	out->rows = cfg->rows;
 	out->seed = cfg->seed;
 	snprintf(out->recipe, sizeof(out->recipe), "%s", dataset_recipe_name(cfg->recipe));
+	snprintf(out->ts_name, sizeof(out->ts_name), "%s", ts.name);
+	snprintf(out->ts_location, sizeof(out->ts_location), "%s", ts.location);
 	err[0] = '\0';
 	ret = load_relaxed(&l, out);
 	out->total_s = (clock_now_ms() - t0) / 1e3;

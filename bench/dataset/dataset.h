@@ -6,10 +6,13 @@
  * and builds both indexes afterwards, side by side; the blog recipe runs the
  * post's SQL. Both end with VACUUM (FREEZE, ANALYZE). A finished load is
  * recorded in eicbench_dataset, written last; a matching one is reused.
+ * The set lives in the tablespace given (bench/dataset/tablespace.h),
+ * else in the database's default; one in another place is loaded again.
  */
 #ifndef BENCH_DATASET_DATASET_H
 #define BENCH_DATASET_DATASET_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,6 +31,7 @@ struct dataset_cfg {
 	uint64_t  seed;
 	enum dataset_recipe recipe;
 	bool      force;                 /* reload even if a matching set exists */
+	const char *tablespace_dir;      /* its folder as given, or NULL: the default tablespace */
 	const volatile sig_atomic_t *stop;
 };
 
@@ -42,6 +46,8 @@ struct dataset_info {
 	char      recipe[8];
 	bool      reused;
 	uint64_t  heap_bytes, pkey_bytes, minor_bytes, total_bytes;
+	char      ts_name[128];          /* where it lives: the tablespace ... */
+	char      ts_location[PATH_MAX]; /* ... and its folder */
 	double    prepare_s, data_s, index_s, vacuum_s, finish_s, total_s;
 	int       server_version;
 };
@@ -57,13 +63,16 @@ void dataset_estimate(long long rows, struct dataset_estimate *e);
 /* Is there room under DIR? 0, or -EINVAL with the estimate in ERR. */
 int dataset_check_space(const char *dir, long long rows, char *err, size_t errlen);
 
-/* The data set recorded on C: 1 found (OUT filled), 0 none, <0 error. */
+/* The data set recorded on C: 1 found (OUT filled, where it lives from the
+ * catalog), 0 none, <0 error. */
 int dataset_lookup(PGconn *c, struct dataset_info *out, char *err, size_t errlen);
 
 int dataset_load(struct server *s, const struct dataset_cfg *cfg,
 		 dataset_progress_fn progress, void *arg,
 		 struct dataset_info *out, char *err, size_t errlen);
 
+/* D as JSON; "tablespace" holds its name, folder and the device there
+ * (with an emulated device's model), read when called. */
 json_t *dataset_info_json(const struct dataset_info *d);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
+#include "io/emulate/control.h"
 #include "io/blocks.h"
 #include "io/clock.h"
 
@@ -292,6 +293,13 @@ int relblocks_readable(const char *relation, const char *base, bool remote,
 	if (fd >= 0) {
 		close(fd);
 		return 0;
+	}
+	if (errno == ENOTCONN) {	/* on a FUSE mount that lost its server */
+		char what[192];
+
+		snprintf(what, sizeof(what), "the files of relation %s", relation);
+		emulate_check_reachable(what, base, err, errlen);
+		return -EINVAL;
 	}
 	snprintf(err, errlen, "the files of relation %s are at %s%s, which cannot be read here (%s): %s",
 		 relation, base, remote ? " on the server's machine" : "", strerror(errno),

@@ -2,11 +2,14 @@
  * server_cold: the cold cycle (stop, sync, drop the page cache, start, wait
  * until ready; each step timed in ms) of the managed cluster, and of a --dsn
  * server through its --restart-cmd; a restart of either; the suite's
- * database made ready. Caches are dropped with drop_caches as root, else
- * file by file (fadvise) where the data directory can be read.
+ * database made ready. The data directory's file system and each
+ * tablespace's are synced; caches are dropped with drop_caches as root,
+ * else file by file (fadvise) where the data directory and its tablespaces
+ * (followed through pg_tblspc) can be read.
  */
 #include "bench/pg/server_priv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,6 +59,31 @@ int server_sync_dir(const char *dir)
 	return ret;
 }
 
+/* The file systems of the cluster's tablespaces (pg_tblspc's links), each
+ * synced as the data directory's is: dirty pages cannot be dropped. A
+ * folder that is gone (a lost mount) has nothing to write. */
+static int sync_tablespaces(const char *datadir)
+{
+	char dir[PATH_MAX], path[PATH_MAX * 2];
+	struct dirent *d;
+	DIR *dp;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/pg_tblspc", datadir);
+	if (!(dp = opendir(dir)))
+		return 0;
+	while (ret == 0 && (d = readdir(dp)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		ret = server_sync_dir(path);
+		if (ret == -ENOENT || ret == -ENOTCONN)
+			ret = 0;
+	}
+	closedir(dp);
+	return ret;
+}
+
 static int cold_managed(struct server *s, struct cold_times *t, char *err,
 			size_t errlen)
 {
@@ -67,6 +95,8 @@ static int cold_managed(struct server *s, struct cold_times *t, char *err,
 	t1 = clock_now_ms();
 	if (ret == 0)
 		ret = server_sync_dir(s->datadir);
+	if (ret == 0)
+		ret = sync_tablespaces(s->datadir);
 	t2 = clock_now_ms();
 	if (ret == 0)
 		ret = drop_caches(s, s->datadir, t, err, errlen);

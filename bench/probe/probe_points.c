@@ -18,6 +18,7 @@
 #include "bench/record/record.h"
 #include "io/cache.h"
 #include "io/curve.h"
+#include "io/emulate/control.h"
 
 /* Everything one run of the plan holds open. */
 struct session {
@@ -50,8 +51,15 @@ static int open_files(struct session *s)
 {
 	const struct probe_plan *p = s->plan;
 	char fs[32];
-	int rc = blockmap_open(&s->map, p->paths, p->npaths, s->bs,
-			       p->direct ? O_DIRECT : 0, s->err, s->errlen);
+	int rc;
+
+	/* a FUSE mount whose emulator was killed: say so, and how to clean it */
+	for (unsigned i = 0; i < p->npaths; i++)
+		if (emulate_check_reachable(p->meta_extra ? "the relation's file" : "--file", p->paths[i],
+					    s->err, s->errlen) < 0)
+			return -EINVAL;
+	rc = blockmap_open(&s->map, p->paths, p->npaths, s->bs,
+			   p->direct ? O_DIRECT : 0, s->err, s->errlen);
 
 	if (rc == -EINVAL && p->direct) {
 		sysstat_fstype_for_path(p->paths[0], fs, sizeof(fs));
@@ -203,7 +211,8 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 		.engine = e, .map = &s->map, .depth = depth, .combine = p->combine,
 		.count = p->count, .duration_ns = (uint64_t)llround(p->duration_s * 1e9),
 		.steady = p->steady ? &s->steady : NULL,
-		.disk_name = s->dev.name[0] ? s->dev.name : NULL, .stop = p->stop,
+		.disk_name = s->dev.name[0] ? s->dev.name : NULL,
+		.disk_file = s->dev.name[0] ? s->dev.stats_file : NULL, .stop = p->stop,
 	};
 	if (p->kind == BLOCKS_RANDOM)
 		blocks_random(&c->seq, s->map.nblocks, p->seed);

@@ -12,6 +12,7 @@
 #include "bench/cli/progress.h"
 #include "bench/cli/redact.h"
 #include "bench/dataset/query.h"
+#include "bench/dataset/tablespace.h"
 #include "bench/observe/relblocks.h"
 #include "bench/pg/cluster.h"
 #include "bench/probe/probe_cache.h"
@@ -41,6 +42,17 @@ static int ask_blocks(PGconn *c, const struct probe_cfg *o, struct rel_run *r,
 	return rc;
 }
 
+/* The relation's tablespace can be reached (the server cannot even size a
+ * relation on a mount that is gone). */
+static int reachable(PGconn *c, const char *relation, char *err, size_t len)
+{
+	struct tablespace ts;
+
+	if (tablespace_of_relation(c, relation, &ts, err, len) <= 0)
+		return 0;	/* no such relation: relblocks says so */
+	return tablespace_reachable(&ts, err, len);
+}
+
 /* The segments and the server's facts, and the query's blocks unless the
  * check or a pattern reads the whole relation; disconnects. */
 static int rel_ask(const struct probe_cfg *o, bool whole, struct rel_run *r,
@@ -55,8 +67,10 @@ static int rel_ask(const struct probe_cfg *o, bool whole, struct rel_run *r,
 		return rc;
 	if (!(c = server_connect(&r->srv, NULL, err, len)))
 		return -EIO;
+	rc = reachable(c, o->relation, err, len);
 	/* The relation first: "no such relation" says more than a mismatch. */
-	rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
+	if (rc == 0)
+		rc = relblocks_lookup(c, o->relation, r->srv.external ? NULL : r->srv.datadir, &r->rb, err, len);
 	if (rc == 0 && !whole)
 		rc = ask_blocks(c, o, r, err, len);
 	PQfinish(c);

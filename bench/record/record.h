@@ -94,7 +94,8 @@ void record_utc_iso(time_t when, char *buf, size_t len);
 /* What DEVICE did between two /proc/diskstats snapshots, for a record. */
 json_t *record_disk_json(const char *device, const struct disk_delta *d);
 
-/* The device under the data directory; absent values (-1, "") are null. */
+/* The device under the data directory; absent values (-1, "") are null; a
+ * published (emulated) device adds "published" and "emulated", its model. */
 json_t *record_device_json(const struct device_info *dev);
 
 /*

@@ -120,13 +120,24 @@ static json_t *long_or_null(long v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/* A published device's model.json (an emulated device's model), or null. */
+static json_t *published_model(const struct device_info *d)
+{
+	char path[SYSSTAT_PATH_MAX + 16];
+	json_t *m;
+
+	snprintf(path, sizeof(path), "%s/model.json", d->published);
+	m = json_load_file(path, 0, NULL);
+	return m ? m : json_null();
+}
+
 json_t *record_device_json(const struct device_info *d)
 {
-	json_t *members = json_array();
+	json_t *members = json_array(), *o;
 
 	for (int i = 0; i < d->nmembers; i++)
 		json_array_append_new(members, json_string(d->members[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", str_or_null(d->name),
 			 "disk", str_or_null(d->disk),
 			 "model", str_or_null(d->model),
@@ -141,6 +152,11 @@ json_t *record_device_json(const struct device_info *d)
 			 "logical_block_size", long_or_null(d->logical_block_size),
 			 "fstype", str_or_null(d->fstype),
 			 "members", members);
+	if (o && d->published[0]) {
+		json_object_set_new(o, "published", json_string(d->published));
+		json_object_set_new(o, "emulated", published_model(d));
+	}
+	return o;
 }
 
 json_t *record_device_at(const char *path, struct device_info *dev)

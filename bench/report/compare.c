@@ -49,10 +49,16 @@ static void side_label(struct compare_side *s)
 	const char *ck = report_str_at(json_object_get(m, "server"), "settings", "data_checksums");
 	const char *im = report_str_at(json_object_get(m, "server"), "settings", "io_method");
 	long ra = (long)report_num_at(m, "device.read_ahead_kb");
-	char extra[64] = "", pg[96] = "";
+	const char *ts = report_str_at(json_object_get(m, "plan"), "tablespace", "name");
+	const char *emu = report_str_at(json_object_get(m, "device"), "emulated", "summary");
+	char extra[256] = "", pg[96] = "";
 
-	if (ra > 0)
+	if (emu)	/* an emulated device: its model says it all, read-ahead too */
+		snprintf(extra, sizeof(extra), ", %s", emu);
+	else if (ra > 0)
 		snprintf(extra, sizeof(extra), ", read_ahead_kb %ld", ra);
+	if (ts && strcmp(ts, "pg_default"))
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), ", tablespace %s", ts);
 	if (ck)		/* checksums cost CPU on every read: 18 turns them on by default */
 		snprintf(pg, sizeof(pg), ", data checksums %s", ck);
 	for (size_t i = 0; im && i < s->reports[0].nsettings; i++)
@@ -345,8 +351,43 @@ static void put_row(const struct compare *c, const struct compare_query *q, cons
 	fputc('\n', out);
 }
 
+/* The tablespace a line's relation lived in ("pg_default" when unrecorded). */
+static const char *line_tablespace(const struct report *r)
+{
+	const char *ts = report_str_at(json_object_get(r->meta, "plan"), "tablespace", "name");
+
+	return ts && *ts ? ts : "pg_default";
+}
+
+/* Do the lines read relations in more than one tablespace? */
+static int tablespaces_differ(const struct compare *c, const struct compare_query *q)
+{
+	for (int l = 1; l < q->nlines; l++)
+		if (strcmp(line_tablespace(line_report(c, &q->lines[l])), line_tablespace(line_report(c, &q->lines[0]))))
+			return 1;
+	return 0;
+}
+
+/* Lines on several tablespaces (one cluster, per-storage values): each
+ * one's recommendation as the statement that applies it there. */
+static void put_per_tablespace(const struct compare *c, const struct compare_query *q, FILE *out)
+{
+	fprintf(out, "Per tablespace, as each line recommends:\n");
+	for (int l = 0; l < q->nlines; l++) {
+		const struct report *r = line_report(c, &q->lines[l]);
+		const struct report_series *se = &r->series[q->lines[l].series];
+
+		if (se->recommends)
+			fprintf(out, "  ALTER TABLESPACE %s SET (effective_io_concurrency = %s);   -- %s\n",
+				line_tablespace(r), report_value(r, &r->groups[se->recommended], r->swept),
+				q->lines[l].name);
+	}
+}
+
 static void put_recommendations(const struct compare *c, const struct compare_query *q, FILE *out)
 {
+	int per_ts = tablespaces_differ(c, q);
+
 	fprintf(out, "\nBy the report's rule, line by line:");
 	for (int l = 0; l < q->nlines; l++) {
 		const struct report *r = line_report(c, &q->lines[l]);
@@ -354,7 +395,8 @@ static void put_recommendations(const struct compare *c, const struct compare_qu
 
 		fprintf(out, "%s %s: ", l ? ";" : "", q->lines[l].name);
 		if (se->recommends)
-			fprintf(out, "recommends %s (fastest %s)", report_value(r, &r->groups[se->recommended], r->swept),
+			fprintf(out, "recommends %s%s%s (fastest %s)", report_value(r, &r->groups[se->recommended], r->swept),
+				per_ts ? " for tablespace " : "", per_ts ? line_tablespace(r) : "",
 				report_value(r, &r->groups[se->fastest], r->swept));
 		else
 			fprintf(out, "no recommendation (fastest %s; %s)",
@@ -362,6 +404,8 @@ static void put_recommendations(const struct compare *c, const struct compare_qu
 				se->min_runs < 2 ? "one run per value" : "no value told apart");
 	}
 	fprintf(out, ".\n");
+	if (per_ts)
+		put_per_tablespace(c, q, out);
 }
 
 /* Which differences lie beyond the intervals, in words. */

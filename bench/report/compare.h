@@ -22,7 +22,7 @@
 
 struct compare_side {
 	const char *dir;
-	char label[256];                      /* "A: vda, PostgreSQL 15.18, ..." */
+	char label[512];                      /* "A: vda, PostgreSQL 15.18, ..." */
 	char letter;                          /* A, B, ... */
 	int  nreports;
 	struct report reports[REPORT_MAX_QUERIES];

@@ -24,6 +24,7 @@
 #define REPORT_RESAMPLES    4000     /* bootstrap resamples of a speedup */
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
+#define REPORT_HIDDEN_X     1.5      /* a heap phase this much faster with 2x the queue: latency hidden */
 #define REPORT_STALL_X      3        /* a run this many times slower, its reads too */
 
 #define REPORT_SUMMARY_CSV  "summary.csv"
@@ -70,8 +71,10 @@ struct report_group {
 	double index_ms, index_share;         /* index phase, and its share of the execution */
 	double other_ms;                      /* the execution outside both phases */
 	double io_read_ms, queue_depth, avg_req_kib, cpu_share, read_mib;  /* whole query */
+	double await_ms;                      /* the device's time per read, whole query */
 	double heap_io_read_ms;               /* read wait inside the heap phase (EXPLAIN) */
 	double heap_queue_depth, heap_req_kib, heap_cpu_share, heap_read_mib; /* sampled */
+	double heap_await_ms;                 /* the device's time per read in the heap phase */
 	double heap_aio_in_flight;            /* I/Os in flight inside PostgreSQL (pg_aios, 18) */
 	double heap_runqueue_s;               /* the backend waiting for a core in the heap phase (schedstat) */
 	double heap_steal_pct;                /* the CPUs' time the host took (steal) in the heap phase */

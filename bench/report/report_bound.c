@@ -156,6 +156,33 @@ static void explain_queue(FILE *f, const struct report *r, const size_t *idx, si
 			fig(r, lo, off), report_explain_value(r, lo), fig(r, hi, off), report_explain_value(r, hi));
 }
 
+/* The heap phase much faster where the device held many more reads at
+ * once (the queue depth at QOFF), each about as slow (the time per read
+ * at WOFF): its latency was hidden by reads in flight. WHERE says over
+ * what the figures were measured. */
+static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, size_t n,
+			   size_t qoff, size_t woff, const char *where)
+{
+	size_t lo, hi;
+	double qa, qb, wa, wb;
+	const struct report_group *a, *b;
+
+	if (!span(r, idx, n, qoff, &lo, &hi))
+		return;
+	a = &r->groups[lo], b = &r->groups[hi];
+	qa = fig(r, lo, qoff), qb = fig(r, hi, qoff), wa = fig(r, lo, woff), wb = fig(r, hi, woff);
+	if (!(qb >= REPORT_LOW_QUEUE && qb >= 2 * qa && a->median_ms >= REPORT_HIDDEN_X * b->median_ms))
+		return;
+	if (!isnan(wa) && !isnan(wb) && wb < 0.5 * wa)
+		return;		/* the reads themselves got faster: nothing was hidden */
+	fprintf(f, " The device's latency was hidden by reads in flight: at %s it held %.2f reads at once on average (its queue depth, measured %s) against %.2f at %s",
+		report_explain_value(r, hi), qb, where, qa, report_explain_value(r, lo));
+	if (!isnan(wa) && !isnan(wb))
+		fprintf(f, ", while each read took about as long at the device (%.2f ms at %s, %.2f ms at %s)",
+			wb, report_explain_value(r, hi), wa, report_explain_value(r, lo));
+	fprintf(f, ", so the heap phase took %.2fx less time.", a->median_ms / b->median_ms);
+}
+
 static void explain_shrunk(FILE *f, const struct report *r, int zero_fastest)
 {
 	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
@@ -345,6 +372,8 @@ static void explain_bound(FILE *f, const struct report *r, const struct report_s
 		explain_cpu(f, r, idx, n, offsetof(struct report_group, heap_cpu_share), "In the heap phase");
 		explain_wait(f, r, idx, n);
 		explain_queue(f, r, idx, n, offsetof(struct report_group, heap_queue_depth));
+		explain_hidden(f, r, idx, n, offsetof(struct report_group, heap_queue_depth),
+			       offsetof(struct report_group, heap_await_ms), "in the heap phase");
 		explain_aio(f, r, idx, n);
 		explain_requests(f, r, se, idx, n, offsetof(struct report_group, heap_req_kib),
 				 offsetof(struct report_group, heap_read_mib));
@@ -354,6 +383,8 @@ static void explain_bound(FILE *f, const struct report *r, const struct report_s
 		explain_cpu(f, r, idx, n, offsetof(struct report_group, cpu_share), "Over the whole query");
 		explain_wait(f, r, idx, n);
 		explain_queue(f, r, idx, n, offsetof(struct report_group, queue_depth));
+		explain_hidden(f, r, idx, n, offsetof(struct report_group, queue_depth),
+			       offsetof(struct report_group, await_ms), "over the whole query");
 		explain_requests(f, r, se, idx, n, offsetof(struct report_group, avg_req_kib),
 				 offsetof(struct report_group, read_mib));
 	}

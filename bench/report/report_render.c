@@ -352,6 +352,10 @@ static void put_device(FILE *f, const json_t *dev)
 	fprintf(f, "Device: %s", name ? name : "unknown");
 	if (model && *model)
 		fprintf(f, " (%s)", model);
+	if (json_object_get(dev, "emulated")) {	/* its queue is the model's, said in the model */
+		fprintf(f, ", read_ahead_kb %lld", (long long)json_integer_value(json_object_get(dev, "read_ahead_kb")));
+		return;
+	}
 	if (json_is_integer(rot))
 		fprintf(f, ", %s", json_integer_value(rot) ? "rotational" : "not rotational");
 	fprintf(f, ", scheduler %s, nr_requests %lld, read_ahead_kb %lld", sched ? sched : "?",

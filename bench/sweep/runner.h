@@ -81,6 +81,8 @@ struct runner {
 	void  *wstate;                /* the workload's own state (e.g. plan references) */
 	/* the device under the data directory, and its md/dm members */
 	char   disk[SYSSTAT_NAME_MAX];
+	char   disk_file[SYSSTAT_PATH_MAX];   /* a published device's counters, or "" */
+	char   data_path[PATH_MAX];           /* where the data lives (the workload's check may say), "": the data directory */
 	int    nmembers;
 	char   members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
 	double started_s;

@@ -25,6 +25,7 @@ static void watch(struct runner *r, const struct device_info *dev)
 	if (!dev->name[0])
 		return;
 	snprintf(r->disk, sizeof(r->disk), "%s", dev->name);
+	snprintf(r->disk_file, sizeof(r->disk_file), "%s", dev->stats_file);
 	r->nmembers = dev->nmembers;
 	memcpy(r->members, dev->members, sizeof(dev->members));
 }
@@ -32,7 +33,7 @@ static void watch(struct runner *r, const struct device_info *dev)
 json_t *runner_meta_device(struct runner *r)
 {
 	struct device_info dev;
-	json_t *j = record_device_at(r->srv.external ? NULL : r->srv.datadir, &dev);
+	json_t *j = record_device_at(r->srv.external ? NULL : r->data_path[0] ? r->data_path : r->srv.datadir, &dev);
 
 	watch(r, &dev);
 	return j;
@@ -125,7 +126,8 @@ int runner_meta_write(struct runner *r, int argc, char **argv, char *err, size_t
 	const struct record_head head = {
 		.command = r->cfg.command, .argc = argc, .argv = argv,
 		.datadir = r->srv.external ? NULL : r->srv.datadir, .dsn = r->srv.dsn,
-		.device = true, .device_path = r->srv.external ? NULL : r->srv.datadir,
+		.device = true,
+		.device_path = r->srv.external ? NULL : r->data_path[0] ? r->data_path : r->srv.datadir,
 	};
 	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 	struct device_info dev;

@@ -7,7 +7,8 @@
 
 #include "bench/sweep/runner.h"
 
-/* The device under the data directory as JSON; fills r->disk and members. */
+/* The device under the data (the data directory, or the folder the
+ * workload found it in, r->data_path) as JSON; fills r->disk and members. */
 json_t *runner_meta_device(struct runner *r);
 
 /* Write DIR/meta.json for a new folder. */

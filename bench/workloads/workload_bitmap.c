@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/dataset/tablespace.h"
 #include "bench/observe/cachecheck_data.h"
 #include "bench/observe/explain.h"
 #include "bench/pg/pgutil.h"
@@ -85,8 +86,27 @@ static void tablespace_of(PGconn *c, struct bitmap_cfg *b)
 		snprintf(b->tablespace, sizeof(b->tablespace), "%s", PQgetvalue(r, 0, 0));
 		if (!PQgetisnull(r, 0, 1))
 			snprintf(b->tablespace_eic, sizeof(b->tablespace_eic), "%s", PQgetvalue(r, 0, 1));
+		snprintf(b->tablespace_dir, sizeof(b->tablespace_dir), "%s", PQgetvalue(r, 0, 2));
 	}
 	PQclear(r);
+}
+
+/* The relation's tablespace is the storage under test: its folder must be
+ * there (a killed emulator leaves a mount that is not), and the device
+ * watched is the one under it. */
+static int follow_tablespace(struct runner *r, const struct bitmap_cfg *b, char *err, size_t errlen)
+{
+	struct tablespace ts = { 0 };
+
+	if (!b->tablespace_dir[0])
+		return 0;
+	snprintf(ts.name, sizeof(ts.name), "%s", b->tablespace);
+	snprintf(ts.location, sizeof(ts.location), "%s", b->tablespace_dir);
+	if (tablespace_reachable(&ts, err, errlen) < 0)
+		return -EINVAL;
+	if (!r->srv.external)
+		snprintf(r->data_path, sizeof(r->data_path), "%s", b->tablespace_dir);
+	return 0;
 }
 
 /* Plain EXPLAIN with the first combination's settings. */
@@ -116,6 +136,17 @@ static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
 		snprintf(b->relation, sizeof(b->relation), "%s", f.bitmap.relation);
 	explain_free(&f);
 	return ret == -EPROTO ? -EINVAL : ret;	/* a query without the plan is bad input */
+}
+
+/* The data set's tablespace (from the catalog alone) can be reached. */
+static int dataset_reachable(PGconn *c, char *err, size_t errlen)
+{
+	struct tablespace ts;
+	int found = tablespace_of_dataset(c, NULL, &ts, err, errlen);
+
+	if (found <= 0)
+		return 0;	/* no data set: said next */
+	return tablespace_reachable(&ts, err, errlen);
 }
 
 /* A tablespace value overrides the session's: refuse unless allowed. */
@@ -157,6 +188,13 @@ static int check(struct runner *r, char *err, size_t errlen)
 				 r->srv.datadir, SERVER_DBNAME, r->srv.datadir);
 		return -EINVAL;
 	}
+	/* first where the data set lives: the server cannot even size it on a
+	 * mount that is gone */
+	ret = dataset_reachable(c, err, errlen);
+	if (ret < 0) {
+		PQfinish(c);
+		return ret;
+	}
 	res = pgutil_query(c, sql_text("sweep/dataset_present.sql"), 0, NULL, err, errlen);
 	ret = res && !strcmp(PQgetvalue(res, 0, 0), "t") ? 0 : -EINVAL;
 	if (ret < 0)
@@ -168,7 +206,9 @@ static int check(struct runner *r, char *err, size_t errlen)
 		ret = plan_of(r, c, err, errlen);
 	if (ret == 0) {
 		tablespace_of(c, b);
-		ret = check_tablespace(r, b, err, errlen);
+		ret = follow_tablespace(r, b, err, errlen);
+		if (ret == 0)
+			ret = check_tablespace(r, b, err, errlen);
 	}
 	PQfinish(c);
 	if (ret == 0 && !r->resumed && !r->cfg.warm && !b->no_cache_check)
@@ -202,11 +242,12 @@ static json_t *plan_json(const struct runner *r)
 {
 	const struct bitmap_cfg *b = cfg_of(r);
 
-	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:s, s:o, s:{s:s, s:s, s:o, s:b}, s:O?}",
+	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:s, s:o, s:{s:s, s:s, s:o, s:o, s:b}, s:O?}",
 			 "query", b->q.name, "query_text", b->q.text, "jit", b->jit,
 			 "forced_bitmap", b->force_bitmap, "sample_ms", b->sample_ms,
 			 "relation", b->relation, "session", session_json(r),
 			 "tablespace", "relation", b->relation, "name", b->tablespace,
+			 "location", b->tablespace_dir[0] ? json_string(b->tablespace_dir) : json_null(),
 			 "effective_io_concurrency", b->tablespace_eic[0] ? json_string(b->tablespace_eic) : json_null(),
 			 "override_allowed", b->allow_override, "cache_check", b->cache_check);
 }
@@ -258,6 +299,7 @@ static int start_sampling(const struct runner *r, PGconn *c, struct bitmap_measu
 
 	if (r->disk[0])
 		cfg.disks[cfg.ndisks++] = r->disk;
+	cfg.disk_file = r->disk_file;
 	for (int i = 0; r->disk[0] && i < r->nmembers; i++)
 		cfg.disks[cfg.ndisks++] = r->members[i];
 	if (m->pid > 0) {

@@ -10,6 +10,7 @@
 #ifndef BENCH_WORKLOADS_WORKLOAD_BITMAP_H
 #define BENCH_WORKLOADS_WORKLOAD_BITMAP_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include <jansson.h>
@@ -27,6 +28,7 @@ struct bitmap_cfg {
 	char relation[128];            /* the Bitmap Heap Scan's relation */
 	char tablespace[128];
 	char tablespace_eic[32];       /* the tablespace's own value, or "" */
+	char tablespace_dir[PATH_MAX]; /* its folder, or "" for the data directory's */
 	json_t *refs;                  /* the first trial's plan per settings */
 	json_t *cache_check;           /* the check for caches below, before the first trial */
 };

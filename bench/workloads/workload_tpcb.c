@@ -291,6 +291,7 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 	offset = log_size(r);
 	if (r->disk[0])
 		scfg.disks[scfg.ndisks++] = r->disk;
+	scfg.disk_file = r->disk_file;
 	ret = sampler_start(&sm, &scfg);
 	if (ret == 0) {
 		ret = drive(r, &w->run, options, &res, err, errlen);
