@@ -84,8 +84,8 @@ $(LIBIO): $(IO_OBJS)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
 .sharedir: FORCE
 	@echo '$(SHAREDIR) $(DOCDIR)' | cmp -s - $@ || echo '$(SHAREDIR) $(DOCDIR)' >$@
-bench/main.o bench/record/record_host.o: .git-rev
-bench/main.o: EB_DEFS = -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
+bench/main.o bench/cmd/tpcb.o bench/record/record_host.o: .git-rev
+bench/main.o bench/cmd/tpcb.o: EB_DEFS = -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
 bench/record/record_host.o: EB_DEFS = -DEICBENCH_GIT_REV='"$(GIT_REV)"'
 bench/cli/datadir.o: .sharedir
 bench/cli/datadir.o: EB_DEFS = -DEICBENCH_SHAREDIR='"$(SHAREDIR)"' -DEICBENCH_DOCDIR='"$(DOCDIR)"'
