@@ -311,6 +311,17 @@ static void texts(void **state)
 	v = tpcb_int(INT64_MIN);
 	tpcb_value_text(&v, buf);
 	assert_string_equal(buf, "-9223372036854775808");
+	{
+		static const int64_t ints[] = { 0, 7, 10, 99, 100, 101, 12345, -1, -10, INT64_MAX };
+
+		for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+			char want[32];
+
+			snprintf(want, sizeof(want), "%lld", (long long)ints[i]);
+			assert_int_equal(tpcb_format_int(ints[i], buf), (int)strlen(want));
+			assert_string_equal(buf, want);
+		}
+	}
 	v = tpcb_double(1.0 / 3.0);
 	tpcb_value_text(&v, buf);
 	assert_string_equal(buf, "0.333333333333333");

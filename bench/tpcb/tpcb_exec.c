@@ -200,25 +200,17 @@ static void values(struct tpcb_client *c, const struct tpcb_cmd *k)
 	}
 }
 
-static void prep_name(const struct tpcb_client *c, const struct tpcb_script *sc, int pc,
-		      char *buf, size_t len)
-{
-	(void)c;
-	snprintf(buf, len, "P_%d", sc->first + pc);
-}
-
 bool tpcb_exec_prepare(struct tpcb_client *c, const struct tpcb_script *sc, int first, int last)
 {
 	for (int pc = first; pc < last; pc++) {
 		const struct tpcb_cmd *k = &sc->cmd[pc];
-		char name[32], line[256];
+		char line[256];
 		PGresult *r;
 		bool ok;
 
 		if (k->kind != TPCB_SQL || c->prepared[sc->first + pc])
 			continue;
-		prep_name(c, sc, pc, name, sizeof(name));
-		r = PQprepare(c->conn, name, k->param_sql, k->nparams, NULL);
+		r = PQprepare(c->conn, k->prepname, k->param_sql, k->nparams, NULL);
 		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 		tpcb_c_first_line(PQresultErrorMessage(r), line, sizeof(line));
 		PQclear(r);
@@ -236,7 +228,6 @@ bool tpcb_exec_send(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
 {
 	const struct tpcb_script *sc = tpcb_script_of(c, tx);
 	const struct tpcb_cmd *k = &sc->cmd[tx->pc];
-	char name[32];
 	int ok;
 
 	switch (c->ctx->cfg->protocol) {
@@ -257,10 +248,9 @@ bool tpcb_exec_send(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
 		if (!c->prepared[sc->first + tx->pc] && !tpcb_exec_prepare(c, sc, tx->pc, tx->pc + 1))
 			return false;
 		values(c, k);
-		prep_name(c, sc, tx->pc, name, sizeof(name));
 		if (c->ctx->cfg->debug)
-			fprintf(tpcb_c_messages(c), "client %d sending %s\n", c->id, name);
-		ok = PQsendQueryPrepared(c->conn, name, k->nparams, c->params, NULL, NULL, 0);
+			fprintf(tpcb_c_messages(c), "client %d sending %s\n", c->id, k->prepname);
+		ok = PQsendQueryPrepared(c->conn, k->prepname, k->nparams, c->params, NULL, NULL, 0);
 	}
 	c->busy_since_ns = now;
 	if (!ok) {

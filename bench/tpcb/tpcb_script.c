@@ -341,6 +341,7 @@ static int on_command(void *arg, const struct tpcb_raw *r)
 	if (r->meta)
 		return tpcb_meta_compile(b->set, b->sc, c, r, slot_fn, b->err, b->errlen);
 	c->kind = TPCB_SQL;
+	snprintf(c->prepname, sizeof(c->prepname), "P_%d", b->set->ncmds + b->sc->ncmds - 1);
 	if (!(c->text = strndup(r->sql, r->sql_len)))
 		return -ENOMEM;
 	return compile_sql(b->set, c, b->err, b->errlen);

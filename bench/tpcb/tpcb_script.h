@@ -53,6 +53,7 @@ struct tpcb_cmd {
 	struct tpcb_seg *seg;
 	enum tpcb_gset gset;
 	char *prefix;                   /* \gset's variable prefix ("" when none) */
+	char  prepname[16];             /* -M prepared: "P_<its number in the set>" */
 	/* \set: the target; \set, \if, \elif: the expression */
 	int   slot, expr;
 	/* \sleep: a constant, or the variable holding it (slot >= 0), in unit_us */

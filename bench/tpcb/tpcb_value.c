@@ -19,20 +19,35 @@ const char *tpcb_type_name(enum tpcb_vtype t)
 	return t <= TPCB_BOOL ? names[t] : "?";
 }
 
+/* Two digits at a time: "00" "01" ... "99". */
+static const char pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 int tpcb_format_int(int64_t v, char *buf)
 {
 	char tmp[TPCB_NUM_MAX];
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	int n = 0, len = 0;
+	int n = TPCB_NUM_MAX, len = 0;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		tmp[--n] = pairs[d + 1];
+		tmp[--n] = pairs[d];
+	}
+	if (u >= 10) {
+		tmp[--n] = pairs[u * 2 + 1];
+		tmp[--n] = pairs[u * 2];
+	} else {
+		tmp[--n] = (char)('0' + u);
+	}
 	if (v < 0)
 		buf[len++] = '-';
-	while (n)
-		buf[len++] = tmp[--n];
+	memcpy(buf + len, tmp + n, (size_t)(TPCB_NUM_MAX - n));
+	len += TPCB_NUM_MAX - n;
 	buf[len] = '\0';
 	return len;
 }
