@@ -587,5 +587,5 @@ const struct man_page cmd_tpcb_page = {
 	"PGBENCH_RANDOM_SEED\tthe seed when --random-seed is not given, as pgbench",
 	.files = "results/<UTC>-tpcb/\tmeta.json (the scripts' texts too) and trials.jsonl; with -l, pgbench_log.PID and pgbench_log.PID.N per thread",
 	.see_also = "confsweep export",
-	.guide = "eicbench tpcb",
+	.guide = "eicbench tpcb init|run",
 };
