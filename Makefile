@@ -138,7 +138,7 @@ $(MAN_OUT)/.stamp: eicbench
 # make install: the program, its man pages, its data files (found there by
 # the installed program) and the documents. DESTDIR stages the tree.
 DATA_SCRIPTS := scripts/plot-sweep.gp scripts/plot-device.gp
-DATA_SWEEPS  := $(sort $(wildcard sweeps/*.ini))
+DATA_SWEEPS  := $(sort $(wildcard sweeps/*.ini sweeps/*.sql))
 DOCS         := $(sort $(wildcard docs/*.md))
 install: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(SHAREDIR)/scripts' \
