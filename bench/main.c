@@ -2,7 +2,7 @@
  * main: the eicbench program. One explicit, alphabetical command table, each
  * command with its man page; global options (--help, --version); the hidden
  * command manual, which writes the man pages; exit codes 0 success, 1 a run
- * failed, 2 bad usage or bad input.
+ * failed, 2 bad usage or bad input. Standard output is line-buffered.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,6 +72,11 @@ static void version(void)
 int main(int argc, char **argv)
 {
 	char shown[200];
+
+	/* Line by line into a file or pipe too, so that a log of stdout and
+	 * stderr together (>log 2>&1, | tee) keeps every line whole and in the
+	 * order it was written. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -4,6 +4,8 @@
  * and Flood) seeds and serves counter-based draws (rng_mix64 of a counter);
  * xoshiro256** (Blackman and Vigna) is the stream generator for hot loops.
  * Both are written from the published algorithms. Not for secrets.
+ * rng_fresh_seed is the one source of a seed nobody gave (the kernel's
+ * random bytes), to be recorded so that the run can be repeated.
  */
 #ifndef IO_RNG_H
 #define IO_RNG_H
@@ -65,5 +67,9 @@ static inline double rng_double(struct rng *r)
 {
 	return (double)(rng_next(r) >> 11) * 0x1p-53;
 }
+
+/* A new seed from getrandom(2) (the clock and pid if that fails), masked
+ * to MASK so that it fits the option that can give it back. */
+uint64_t rng_fresh_seed(uint64_t mask);
 
 #endif

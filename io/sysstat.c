@@ -406,6 +406,18 @@ static void fs_type(dev_t dev, struct device_info *out)
 	free(text);
 }
 
+void sysstat_fstype_for_path(const char *path, char *out, size_t len)
+{
+	struct device_info d;
+	struct stat st;
+
+	copy_str(out, len, "unknown", 7);
+	if (stat(path, &st) < 0)
+		return;
+	fs_type(st.st_dev, &d);
+	copy_str(out, len, d.fstype, strlen(d.fstype));
+}
+
 int sysstat_device_for_path(const char *path, struct device_info *out)
 {
 	struct stat st;

@@ -98,6 +98,10 @@ void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
  * its queue settings, members and the file system type under PATH. */
 int sysstat_device_for_path(const char *path, struct device_info *out);
 
+/* The file system type of the mount holding PATH (even a device node's),
+ * into OUT; "unknown" if not found. */
+void sysstat_fstype_for_path(const char *path, char *out, size_t len);
+
 /* The file system type of the mount holding PATH, from MOUNTINFO_TEXT (the
  * text of /proc/self/mountinfo) for device MAJ:MIN; "unknown" if not found. */
 void sysstat_fstype_parse(const char *mountinfo_text, unsigned maj, unsigned min,

@@ -20,11 +20,12 @@ bench/pg            bench/record bench/cli io
 bench/observe       bench/pg bench/record bench/cli io
 bench/dataset       bench/observe bench/pg bench/record bench/cli io
 bench/tpcb          bench/dataset bench/pg bench/record bench/cli io
+bench/probe         bench/dataset bench/observe bench/pg bench/record bench/cli io
 bench/report        bench/record bench/cli io
 bench/export        bench/report bench/pg bench/record bench/cli io
 bench/sweep         bench/report bench/dataset bench/observe bench/pg bench/record bench/cli io
 bench/workloads     bench/sweep bench/tpcb bench/report bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
-bench/cmd           bench/workloads bench/sweep bench/export bench/report bench/tpcb bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
+bench/cmd           bench/workloads bench/sweep bench/export bench/report bench/probe bench/tpcb bench/dataset bench/observe bench/pg bench/record bench/cli io io/engines
 bench               bench/cmd bench/cli bench/pg
 '
 

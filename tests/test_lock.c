@@ -1,8 +1,9 @@
 /*
  * test_lock: a result folder's lock is taken, refused to a forked child
  * with the holder named, given
- * up and taken again; a second take in the holding process is granted
- * without a second flock (so one command may run others in-process); a symbolic or hard link planted at the lock's name is
+ * up and taken again; a second take in the holding process is refused,
+ * but the registry (lock_hold_folder) grants a folder it holds already;
+ * a symbolic or hard link planted at the lock's name is
  * refused and what it points at is left alone; a holder killed with
  * SIGKILL leaves the lock free; a program the holder ran keeps no lock;
  * the managed cluster's lock lives in its
@@ -121,9 +122,9 @@ static void take_refuse_release_retake(void **state)
 		 t->dir, (long)getpid());
 	assert_non_null(strstr(msg, want));
 	assert_non_null(strstr(msg, "Z"));
-	/* a second take in this process is granted, as held already: its
-	 * release leaves the first one's lock, and the holder named */
-	assert_int_equal(lock_folder(t->dir, "again", &again, t->err, sizeof(t->err)), 0);
+	/* a second take in this process is refused too, and leaves the first
+	 * one's lock with its holder named */
+	assert_int_equal(lock_folder(t->dir, "again", &again, t->err, sizeof(t->err)), -EBUSY);
 	assert_int_equal(again.fd, -1);
 	lock_release(&again);
 	child = try_in_child(t->dir, -EBUSY, fds[1]);
@@ -139,6 +140,32 @@ static void take_refuse_release_retake(void **state)
 	lock_release(&l);
 	close(fds[0]);
 	close(fds[1]);
+}
+
+/* The registry: a folder held once is granted again, a lock taken beside
+ * it is refused, and another process is refused until the holder ends (in
+ * a child, as the registry holds for the life of its process). */
+static void registry_grants_held(void **state)
+{
+	struct tmp *t = *state;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct lock l = LOCK_INIT;
+		char err[1024];
+		int bad = 0;
+
+		lock_set_holder(2, (char *[]){ "eicbench", "run", NULL });
+		bad |= lock_hold_folder(t->dir, err, sizeof(err)) != 0;
+		bad |= lock_hold_folder(t->dir, err, sizeof(err)) != 0;	/* held: granted */
+		bad |= (lock_folder(t->dir, "beside", &l, err, sizeof(err)) != -EBUSY) << 1;
+		bad |= (strstr(err, "eicbench run") == NULL) << 2;
+		bad |= (child_status(try_in_child(t->dir, -EBUSY, open("/dev/null", O_WRONLY))) != 0) << 3;
+		_exit(bad);
+	}
+	assert_int_equal(child_status(pid), 0);
+	/* its holder gone, the folder is free */
+	assert_int_equal(child_status(try_in_child(t->dir, 0, open("/dev/null", O_WRONLY))), 0);
 }
 
 static void put(const char *path, const char *text)
@@ -382,6 +409,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(take_refuse_release_retake),
+		T(registry_grants_held),
 		T(symlink_not_followed),
 		T(killed_holder),
 		T(exec_does_not_inherit),

@@ -238,7 +238,7 @@ static void test_convert_pre13(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(convert_cases) / sizeof(convert_cases[0]); i++)
 		assert_int_equal(semantics_convert_pre13(convert_cases[i].old), convert_cases[i].now);
-	assert_true(semantics_convert_pre13(174) <= 1000);      /* FACTS: >= 175 exceeds 1000 */
+	assert_true(semantics_convert_pre13(174) <= 1000);      /* an old value >= 175 exceeds 1000 */
 	assert_true(semantics_convert_pre13(175) > 1000);
 }
 

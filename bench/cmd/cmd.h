@@ -8,6 +8,8 @@
 #ifndef BENCH_CMD_CMD_H
 #define BENCH_CMD_CMD_H
 
+#include <stdbool.h>
+
 #define EXIT_RUN_FAILED 1
 #define EXIT_BAD_INPUT  2
 
@@ -35,10 +37,28 @@ extern const struct man_page cmd_compare_page, cmd_confsweep_page, cmd_export_pa
 int cmd_manual(int argc, char **argv, const char *version,
 	       const struct man_page *const *pages, int npages);
 
+/* What commands show the same way, for the steps of `run` too. */
+struct server;
+struct dataset_info;
+/* "initialized DATADIR (PostgreSQL V, ...)" after server_init (LISTEN: --listen). */
+void cmd_server_said_init(const struct server *s, const char *listen);
+/* "running: pid N, ready after MS ms; connect with: psql ..." */
+void cmd_server_said_start(const struct server *s, double ready_ms);
+/* The loaded (or reused) data set: sizes and times, or one JSON object. */
+void cmd_load_said(const struct dataset_info *d, bool json);
+/* dataset_load()'s progress into the bar ARG (struct progress). */
+void cmd_load_progress(void *arg, const char *step, double done, double total,
+		       const char *unit);
+
 /* Map a module's return code to an exit status (-EINVAL is bad input). */
 int cmd_exit_code(int ret);
 
 /* Print "eicbench CMD: MSG" on stderr, and return cmd_exit_code(ret). */
 int cmd_fail(const char *cmd, int ret, const char *msg);
+
+/* After runner_main() returned RET with ERR: what went wrong, and with HINT
+ * how to finish a sweep stopped in its trials; the exit status. */
+struct runner;
+int cmd_runner_end(const struct runner *r, int ret, const char *err, bool hint);
 
 #endif

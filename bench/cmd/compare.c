@@ -93,11 +93,7 @@ int cmd_compare(int argc, char **argv)
 		return snprintf(err, sizeof(err), "--format %s: give text, md or json", o.format), fail(-EINVAL, err);
 	ret = compare_load(dirs, n, o.force, &c, err, sizeof(err));
 	if (ret == 0)
-		ret = record_dir_create(NULL, "compare", o.out, dir, sizeof(dir), err, sizeof(err));
-	if (ret == 0)
-		ret = lock_hold_folder(dir, err, sizeof(err));
-	if (ret == -EEXIST)
-		ret = -EINVAL;
+		ret = lock_hold_new_folder("compare", o.out, dir, sizeof(dir), err, sizeof(err));
 	if (ret == 0)
 		ret = write_outputs(&c, dir, err, sizeof(err));
 	if (ret == 0 && !o.no_plot && compare_plot(&c, dir, msg, sizeof(msg)) < 0)

@@ -84,7 +84,7 @@ struct confsweep {
 	struct tpcb_wcfg tpcb;
 	struct bitmap_cfg bitmap;
 	char where[TPCB_MAX_SCRIPTS + 256][PATH_MAX + 32];	/* origins of a load's parts */
-	char err[2048];
+	char err[4096];
 };
 
 
@@ -446,7 +446,8 @@ int cmd_confsweep(int argc, char **argv)
 		ret = cmd_fail("confsweep", -EINVAL, cs->err);
 	else {
 		cli_catch_stop(true);
-		ret = cmd_exit_code(runner_main(&cs->r, argc + 2, argv - 2, finish));	/* see cmd.h */
+		ret = runner_main(&cs->r, argc + 2, argv - 2, finish, cs->err, sizeof(cs->err));	/* see cmd.h */
+		ret = cmd_runner_end(&cs->r, ret, cs->err, true);
 	}
 	workload_tpcb_free(&cs->tpcb);
 	query_free(&cs->bitmap.q);

@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/pg/settings.h"
 #include "bench/cli/stop.h"
-#include "bench/pg/lock.h"
+#include "bench/pg/cluster.h"
 #include "bench/cmd/cmd.h"
 #include "bench/cli/manpage.h"
 #include "bench/dataset/dataset.h"
@@ -46,13 +45,13 @@ static const struct opt_desc load_table[] = {
 #define USAGE "eicbench load [--datadir DIR] [--rows N] [--seed S] [--recipe fast|blog] [--force] [--json]"
 
 
-static void show_progress(void *arg, const char *step, double done, double total,
-			  const char *unit)
+void cmd_load_progress(void *arg, const char *step, double done, double total,
+		       const char *unit)
 {
 	progress_update(arg, step, done, total, unit);
 }
 
-static void print_info(const struct dataset_info *d, bool json)
+void cmd_load_said(const struct dataset_info *d, bool json)
 {
 	if (json) {
 		json_t *j = dataset_info_json(d);
@@ -113,22 +112,16 @@ int cmd_load(int argc, char **argv)
 	ret = parse(&o, argc, argv, &dc);
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
-	ret = server_resolve(&o.srv, &s, err, sizeof(err));
-	if (ret == 0)
-		ret = lock_hold_cluster(&s, err, sizeof(err));
-	if (ret == 0)
-		ret = server_ready_db(&s, err, sizeof(err));
+	ret = cluster_take(&o.srv, &s, CLUSTER_DB | CLUSTER_RECOVER, "load", err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
-	if (settings_recover_running("load", &s) < 0)
-		return EXIT_RUN_FAILED;
 	cli_catch_stop(true);
 	progress_init(&bar, stderr);
-	ret = dataset_load(&s, &dc, show_progress, &bar, &info, err, sizeof(err));
+	ret = dataset_load(&s, &dc, cmd_load_progress, &bar, &info, err, sizeof(err));
 	progress_end(&bar);
 	if (ret < 0)
 		return cmd_fail("load", ret, err);
-	print_info(&info, o.json);
+	cmd_load_said(&info, o.json);
 	return 0;
 }
 

@@ -39,19 +39,31 @@ static const struct opt_desc server_table[] = {
 
 #define USAGE "eicbench server init|start|stop|restart|status|cold [--datadir DIR] [options]"
 
+void cmd_server_said_init(const struct server *s, const char *listen)
+{
+	char version[32];
+
+	pgbin_version_str(server_bin_version(s), version, sizeof(version));
+	printf("initialized %s (PostgreSQL %s, data checksums %s, server user %s, binaries %s, socket %s/.s.PGSQL.%d, %s)\n",
+	       s->datadir, version, server_checksums(s) == 1 ? "on" : "off",
+	       s->user, s->bindir, s->datadir, s->port,
+	       listen ? "TCP as given by --listen" : "no TCP");
+}
+
+void cmd_server_said_start(const struct server *s, double ready_ms)
+{
+	printf("running: pid %d, ready after %.0f ms; connect with: psql -h %s -p %d -U %s %s\n",
+	       (int)server_running_pid(s), ready_ms, s->datadir,
+	       s->port, SERVER_SUPERUSER, SERVER_DBNAME);
+}
+
 static int do_init(struct server *s, const struct server_opts *o, char *err, size_t len)
 {
 	struct server_init_opts io = { .listen = o->srv.listen, .checksums = o->checksums };
 	int ret = server_init(s, &io, err, len);
-	char version[32];
 
-	if (ret == 0) {
-		pgbin_version_str(server_bin_version(s), version, sizeof(version));
-		printf("initialized %s (PostgreSQL %s, data checksums %s, server user %s, binaries %s, socket %s/.s.PGSQL.%d, %s)\n",
-		       s->datadir, version, server_checksums(s) == 1 ? "on" : "off",
-		       s->user, s->bindir, s->datadir, s->port,
-		       o->srv.listen ? "TCP as given by --listen" : "no TCP");
-	}
+	if (ret == 0)
+		cmd_server_said_init(s, o->srv.listen);
 	return ret;
 }
 
@@ -61,9 +73,7 @@ static int do_start(struct server *s, char *err, size_t len)
 	int ret = server_start(s, err, len);
 
 	if (ret == 0)
-		printf("running: pid %d, ready after %.0f ms; connect with: psql -h %s -p %d -U %s %s\n",
-		       (int)server_running_pid(s), clock_now_ms() - t0, s->datadir,
-		       s->port, SERVER_SUPERUSER, SERVER_DBNAME);
+		cmd_server_said_start(s, clock_now_ms() - t0);
 	return ret;
 }
 

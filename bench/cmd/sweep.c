@@ -172,7 +172,7 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep_opts o = { .order_seed = -1 };
 	struct bitmap_cfg b = { 0 };
 	struct runner r = { 0 };
-	char err[OPT_ERR_MAX + 512];
+	char err[4096];
 	int ret;
 
 	server_cfg_defaults(&o.srv);
@@ -188,7 +188,8 @@ int cmd_sweep(int argc, char **argv)
 		return fail(ret, err);
 	}
 	cli_catch_stop(true);
-	ret = cmd_exit_code(runner_main(&r, argc + 2, argv - 2, finish));	/* see cmd.h */
+	ret = runner_main(&r, argc + 2, argv - 2, finish, err, sizeof(err));	/* see cmd.h */
+	ret = cmd_runner_end(&r, ret, err, true);
 	query_free(&b.q);
 	json_decref(b.refs);
 	json_decref(b.cache_check);

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,12 +25,14 @@
 #include "bench/cli/stop.h"
 #include "bench/cmd/cmd.h"
 #include "bench/cmd/tpcb.h"
+#include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/record/record.h"
 #include "bench/tpcb/tpcb_report.h"
 #include "io/clock.h"
+#include "io/rng.h"
 
 #ifndef EICBENCH_VERSION
 #define EICBENCH_VERSION "unknown"
@@ -60,14 +61,14 @@ struct session {
 	char err[4096];
 };
 
-/* Resolve, lock, and for the managed cluster start it and make its database. */
+/* The options' server taken (bench/pg/cluster.h): resolved, held, and the
+ * managed cluster started with its database made. */
 static int resolve(struct session *s)
 {
-	int ret = tpcb_opts_server(&s->o, &s->srv, s->dsn, sizeof(s->dsn), s->err, sizeof(s->err));
+	struct server_cfg cfg;
+	int ret = tpcb_opts_server(&s->o, &cfg, s->dsn, sizeof(s->dsn), s->err, sizeof(s->err));
 
-	if (ret == 0)
-		ret = lock_hold_cluster(&s->srv, s->err, sizeof(s->err));
-	return ret < 0 ? ret : server_ready_db(&s->srv, s->err, sizeof(s->err));
+	return ret < 0 ? ret : cluster_take(&cfg, &s->srv, CLUSTER_DB, CMD, s->err, sizeof(s->err));
 }
 
 /* ---- init ------------------------------------------------------------------ */
@@ -207,9 +208,10 @@ static int random_seed(const char *spec, uint64_t *out, char *err, size_t errlen
 		*out = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 		return 0;
 	}
-	if (!strcmp(spec, "rand"))
-		return getrandom(out, sizeof(*out), 0) == sizeof(*out) ? 0 :
-		       (snprintf(err, errlen, "could not generate random seed"), -EIO);
+	if (!strcmp(spec, "rand")) {
+		*out = rng_fresh_seed(UINT64_MAX);
+		return 0;
+	}
 	errno = 0;
 	*out = strtoull(spec, &end, 10);
 	if (errno || end == spec || *end || spec[0] == '-') {
@@ -327,30 +329,17 @@ static json_t *settings_json(struct session *s)
 	return o;
 }
 
-static json_t *device_json(const struct session *s)
-{
-	struct device_info dev;
-
-	if (s->srv.external || sysstat_device_for_path(s->srv.datadir, &dev) < 0)
-		return json_null();
-	return record_device_json(&dev);
-}
-
 static int write_meta(struct session *s, int argc, char **argv)
 {
-	json_t *meta = json_object();
-	int ret = record_dir_create(NULL, CMD, s->o.out, s->dir, sizeof(s->dir),
-				    s->err, sizeof(s->err));
+	const struct record_head head = { .command = CMD " run", .argc = argc, .argv = argv,
+		.device = true, .device_path = s->srv.external ? NULL : s->srv.datadir };
+	json_t *meta;
+	int ret = lock_hold_new_folder(CMD, s->o.out, s->dir, sizeof(s->dir), s->err, sizeof(s->err));
 
-	if (ret == 0)
-		ret = lock_hold_folder(s->dir, s->err, sizeof(s->err));
-	if (ret < 0) {
-		json_decref(meta);
-		return ret == -EEXIST && s->o.out ? -EINVAL : ret;
-	}
-	json_object_set_new(meta, "command", json_string(CMD " run"));
-	record_meta_host(meta, argc, argv, time(NULL));
-	json_object_set_new(meta, "device", device_json(s));
+	if (ret < 0)
+		return ret;
+	if (!(meta = record_meta_new(&head, NULL)))
+		return -ENOMEM;
 	json_object_set_new(meta, "server", json_pack("{s:i, s:s, s:I, s:o}",
 		"version_num", s->target.server_version, "version", s->target.server_version_str,
 		"scale", (json_int_t)s->target.scale, "settings", settings_json(s)));

@@ -66,11 +66,12 @@ extern const struct opt_desc tpcb_all_table[], tpcb_init_table[], tpcb_run_table
 extern const char tpcb_usage_init[], tpcb_usage_run[], tpcb_server_rule[];
 
 /*
- * The server the options name: --datadir's managed cluster, --dsn's, or
- * else libpq's defaults and PG* variables with -h -p -U and the database
- * (-d or the positional one). The connection string is built into DSN.
+ * The server the options name, into OUT (for cluster_take): --datadir's
+ * managed cluster, --dsn's, or else libpq's defaults and PG* variables
+ * with -h -p -U and the database (-d or the positional one). The
+ * connection string is built into DSN, which OUT then points to.
  */
-int tpcb_opts_server(const struct tpcb_opts *o, struct server *s, char *dsn, size_t dsnlen,
+int tpcb_opts_server(const struct tpcb_opts *o, struct server_cfg *out, char *dsn, size_t dsnlen,
 		     char *err, size_t errlen);
 
 /* The database of the managed cluster to use (-d), or NULL. */

@@ -340,7 +340,7 @@ const char *tpcb_opts_dbname(const struct tpcb_opts *o)
 	return o->srv.datadir ? (o->dbname ? o->dbname : o->dbarg) : NULL;
 }
 
-int tpcb_opts_server(const struct tpcb_opts *o, struct server *s, char *dsn, size_t dsnlen,
+int tpcb_opts_server(const struct tpcb_opts *o, struct server_cfg *out, char *dsn, size_t dsnlen,
 		     char *err, size_t errlen)
 {
 	struct server_cfg cfg = o->srv;
@@ -374,5 +374,6 @@ int tpcb_opts_server(const struct tpcb_opts *o, struct server *s, char *dsn, siz
 			return -EINVAL;
 		cfg.dsn = dsn;
 	}
-	return server_resolve(&cfg, s, err, errlen);
+	*out = cfg;
+	return 0;
 }

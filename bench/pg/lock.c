@@ -122,45 +122,6 @@ static int fail(int rc, char *err, size_t errlen, const char *what, const char *
 	return rc;
 }
 
-/* ---- locks this process holds ---- */
-
-/* A command that runs others in-process (run: server init, load, sweeps)
- * takes the same lock again: flock would refuse a second open of the file,
- * so a file this process holds already is granted without a second take. */
-#define HELD_MAX 32
-
-static struct { dev_t dev; ino_t ino; int fd; pid_t pid; } held[HELD_MAX];
-static int nheld;
-
-static int held_index(int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0)
-		return -1;
-	for (int i = 0; i < nheld; i++)	/* a forked child holds nothing of its own */
-		if (held[i].dev == st.st_dev && held[i].ino == st.st_ino && held[i].pid == getpid())
-			return i;
-	return -1;
-}
-
-static void held_add(int fd)
-{
-	struct stat st;
-
-	if (nheld < HELD_MAX && fstat(fd, &st) == 0)
-		held[nheld++] = (typeof(held[0])){ st.st_dev, st.st_ino, fd, getpid() };
-}
-
-static void held_remove(int fd)
-{
-	for (int i = 0; i < nheld; i++)
-		if (held[i].fd == fd) {
-			held[i] = held[--nheld];
-			return;
-		}
-}
-
 /* Take DIR/NAME for WHO; WHAT names the locked thing in messages. */
 static int lock_at(const char *dir, const char *name, const char *what, const char *who,
 		   struct lock *l, char *err, size_t errlen)
@@ -179,10 +140,6 @@ static int lock_at(const char *dir, const char *name, const char *what, const ch
 	close(dfd);
 	if (fd < 0)
 		return fail(fd, err, errlen, what, l->path);
-	if (held_index(fd) >= 0) {	/* this process holds it already */
-		close(fd);
-		return 0;
-	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		char holder[HOLDER_MAX / 2];
@@ -198,7 +155,6 @@ static int lock_at(const char *dir, const char *name, const char *what, const ch
 	}
 	write_holder(fd, who);
 	l->fd = fd;
-	held_add(fd);
 	return 0;
 }
 
@@ -287,7 +243,6 @@ void lock_release(struct lock *l)
 {
 	if (l->fd < 0)
 		return;
-	held_remove(l->fd);
 	(void)!ftruncate(l->fd, 0);
 	close(l->fd);
 	l->fd = -1;
@@ -300,6 +255,7 @@ void lock_release(struct lock *l)
 
 static char who[1024] = "eicbench";
 static struct lock locks[LOCKS_MAX];    /* held until the process ends */
+static pid_t holders[LOCKS_MAX];        /* the process that took each */
 static int nlocks;
 
 void lock_set_holder(int argc, char *const argv[])
@@ -313,6 +269,34 @@ static int taken(int ret)
 	if (ret == -EBUSY || ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
 		return -EINVAL;
 	return ret;
+}
+
+/* Does this process hold the lock file at PATH already (a forked child
+ * holds nothing of its own)? */
+static bool holding(const char *path)
+{
+	struct stat a, b;
+
+	if (stat(path, &a) < 0)
+		return false;
+	for (int i = 0; i < nlocks; i++)
+		if (holders[i] == getpid() && fstat(locks[i].fd, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return true;
+	return false;
+}
+
+/* L just taken (RET), or refused because this process holds it already. */
+static int hold(struct lock *l, int ret, char *err, size_t errlen)
+{
+	if (ret == -EBUSY && holding(l->path)) {
+		if (errlen)
+			err[0] = '\0';
+		return 0;
+	}
+	if (ret == 0 && l->fd >= 0)
+		holders[nlocks++] = getpid();
+	return taken(ret);
 }
 
 static struct lock *next_lock(char *err, size_t errlen)
@@ -329,25 +313,30 @@ int lock_hold_cluster(const struct server *s, char *err, size_t errlen)
 {
 	char version[PATH_MAX + 16];
 	struct lock *l;
-	int ret;
 
 	snprintf(version, sizeof(version), "%s/PG_VERSION", s->datadir);
 	if (!s->external && access(version, F_OK) < 0)
 		return 0;	/* no cluster there (yet): nothing to keep from others */
-	l = next_lock(err, errlen);
-	ret = l ? lock_cluster(s, who, l, err, errlen) : -ENOSPC;
-
-	if (ret == 0 && l->fd >= 0)
-		nlocks++;
-	return taken(ret);
+	if (!(l = next_lock(err, errlen)))
+		return -ENOSPC;
+	return hold(l, lock_cluster(s, who, l, err, errlen), err, errlen);
 }
 
 int lock_hold_folder(const char *dir, char *err, size_t errlen)
 {
 	struct lock *l = next_lock(err, errlen);
-	int ret = l ? lock_folder(dir, who, l, err, errlen) : -ENOSPC;
 
-	if (ret == 0 && l->fd >= 0)
-		nlocks++;
-	return taken(ret);
+	if (!l)
+		return -ENOSPC;
+	return hold(l, lock_folder(dir, who, l, err, errlen), err, errlen);
+}
+
+int lock_hold_new_folder(const char *command, const char *out, char *dir, size_t len,
+			 char *err, size_t errlen)
+{
+	int ret = record_dir_create(NULL, command, out, dir, len, err, errlen);
+
+	if (ret == -EEXIST && out)
+		return -EINVAL;	/* the folder the user named is taken */
+	return ret < 0 ? ret : lock_hold_folder(dir, err, errlen);
 }

@@ -13,9 +13,9 @@
  * in a directory another user owns; as root the file is given to the
  * directory's owner). The descriptor is close-on-exec, so programs run by
  * the holder never keep the lock; a child forked without exec keeps it
- * until it exits too. A lock this process holds already is granted again
- * (L then not held: its release leaves the first holder's lock), so a
- * command may run others in-process.
+ * until it exits too. lock_cluster and lock_folder refuse a lock this
+ * process holds already like any other (-EBUSY); the registry below is the
+ * one place that grants a thing held already.
  */
 #ifndef BENCH_PG_LOCK_H
 #define BENCH_PG_LOCK_H
@@ -64,7 +64,8 @@ void lock_release(struct lock *l);
  * The locks a command holds until its process ends, in one registry: the
  * holder's line is set once (lock_set_holder, from the command line,
  * redacted), then lock_hold_cluster and lock_hold_folder take S's cluster
- * or DIR for good. Holding a thing twice is granted (the same lock). A
+ * or DIR for good. Holding a thing this process holds already is granted
+ * (the same lock: a command's steps may each ask for what they work on). A
  * managed cluster not made yet (no PG_VERSION) needs no lock: 0. 0;
  * -EINVAL when another command holds it or the lock file is unsafe (the
  * command exits 2), another -errno; ERR says which.
@@ -72,5 +73,11 @@ void lock_release(struct lock *l);
 void lock_set_holder(int argc, char *const argv[]);
 int lock_hold_cluster(const struct server *s, char *err, size_t errlen);
 int lock_hold_folder(const char *dir, char *err, size_t errlen);
+
+/* A new result folder (record_dir_create(): OUT, else
+ * results/<UTC>-COMMAND) into DIR, held as above: every command that makes
+ * one makes it here. 0; -EINVAL when OUT is taken or in use; -errno. */
+int lock_hold_new_folder(const char *command, const char *out, char *dir, size_t len,
+			 char *err, size_t errlen);
 
 #endif

@@ -82,6 +82,10 @@ int server_resolve(const struct server_cfg *cfg, struct server *s,
 /* Is DATADIR a cluster eicbench created? 1 yes, 0 no such cluster. */
 int server_is_managed(const struct server *s);
 
+/* The TCP listen_addresses init gave the managed cluster into OUT ("" for
+ * none). 0, or -ENOENT when DATADIR holds no cluster eicbench made. */
+int server_listen(const struct server *s, char *out, size_t len);
+
 /* What init chooses beyond the server_cfg. */
 struct server_init_opts {
 	const char *listen;         /* TCP listen_addresses, NULL for none */

@@ -221,6 +221,11 @@ static int resolve_datadir(const struct server_cfg *cfg, struct server *s,
 	char cwd[PATH_MAX];
 	size_t len;
 
+	if (!d[0]) {	/* "" would be the working directory itself */
+		snprintf(err, errlen, "--datadir '': give the directory of the managed cluster (default %s)",
+			 SERVER_DEFAULT_DATADIR);
+		return -EINVAL;
+	}
 	if (d[0] == '/') {
 		snprintf(s->datadir, sizeof(s->datadir), "%s", d);
 	} else {
@@ -281,6 +286,19 @@ static int read_marker(struct server *s, char *user, char *bindir)
 	}
 	json_decref(j);
 	return 1;
+}
+
+int server_listen(const struct server *s, char *out, size_t len)
+{
+	int fd = server_open_in_datadir(s, SERVER_MARKER, O_RDONLY);
+	json_t *j = fd >= 0 ? json_loadfd(fd, 0, NULL) : NULL;
+	const char *l = json_string_value(json_object_get(j, "listen"));
+
+	if (fd >= 0)
+		close(fd);
+	snprintf(out, len, "%s", l ? l : "");
+	json_decref(j);
+	return j ? 0 : -ENOENT;
 }
 
 /* PROG itself when it holds a '/', else the first executable on PATH. */

@@ -61,6 +61,33 @@ int record_meta_write(const char *dir, const json_t *meta, char *err, size_t err
  */
 int record_meta_host(json_t *meta, int argc, char *const argv[], time_t started);
 
+/*
+ * The head of every result folder's meta.json, made in one place: "command",
+ * then record_meta_host()'s members (started now), then the target
+ * ("datadir", or "dsn" redacted) when given, then "device" when asked for:
+ * DEV when known, else the device under DEVICE_PATH (null when it is NULL or
+ * unknown). A command
+ * adds its own members after these and writes it with record_meta_write().
+ */
+struct record_head {
+	const char  *command;          /* "sweep", "probe", "tpcb run", "run" */
+	int          argc;             /* the whole command line */
+	char *const *argv;
+	const char  *datadir;          /* the managed cluster's, or NULL */
+	const char  *dsn;              /* a --dsn server's (redacted here), or NULL */
+	bool         device;           /* record "device" */
+	const char  *device_path;      /* the path whose device it is, or NULL */
+	const struct device_info *dev; /* the device looked up already (record_device_at), or NULL */
+};
+
+/* A new meta object from H (NULL on a failed allocation); DEV, when given,
+ * gets the device found (its name "" when none). */
+json_t *record_meta_new(const struct record_head *h, struct device_info *dev);
+
+/* The device under PATH for a record (null when unknown), and into DEV when
+ * given (its name "" when unknown). The one lookup of a folder's device. */
+json_t *record_device_at(const char *path, struct device_info *dev);
+
 /* WHEN as "YYYY-mm-ddTHH:MM:SSZ". */
 void record_utc_iso(time_t when, char *buf, size_t len);
 

@@ -3,7 +3,8 @@
  * as JSON: the host (name, kernel, CPU model and count, memory in bytes),
  * the git revision of the build, the command line (redacted), UTC stamps,
  * the device under the data directory and what it did between two
- * /proc/diskstats snapshots. Absent values are null, never guessed.
+ * /proc/diskstats snapshots, and the head of meta.json built from them.
+ * Absent values are null, never guessed.
  */
 #include "bench/record/record.h"
 
@@ -140,4 +141,44 @@ json_t *record_device_json(const struct device_info *d)
 			 "logical_block_size", long_or_null(d->logical_block_size),
 			 "fstype", str_or_null(d->fstype),
 			 "members", members);
+}
+
+json_t *record_device_at(const char *path, struct device_info *dev)
+{
+	struct device_info mine;
+
+	if (!dev)
+		dev = &mine;
+	if (!path || sysstat_device_for_path(path, dev) < 0) {
+		dev->name[0] = '\0';
+		return json_null();
+	}
+	return record_device_json(dev);
+}
+
+json_t *record_meta_new(const struct record_head *h, struct device_info *dev)
+{
+	json_t *meta = json_object();
+	char dsn[1024];
+	int rc;
+
+	if (!meta)
+		return NULL;
+	rc = json_object_set_new(meta, "command", json_string(h->command));
+	rc |= record_meta_host(meta, h->argc, h->argv, time(NULL));
+	if (h->datadir)
+		rc |= json_object_set_new(meta, "datadir", json_string(h->datadir));
+	else if (h->dsn) {
+		redact_dsn(h->dsn, dsn, sizeof(dsn));
+		rc |= json_object_set_new(meta, "dsn", json_string(dsn));
+	}
+	if (h->device && h->dev)
+		rc |= json_object_set_new(meta, "device", h->dev->name[0] ? record_device_json(h->dev) : json_null());
+	else if (h->device)
+		rc |= json_object_set_new(meta, "device", record_device_at(h->device_path, dev));
+	if (rc) {
+		json_decref(meta);
+		return NULL;
+	}
+	return meta;
 }

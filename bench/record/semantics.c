@@ -1,6 +1,10 @@
 /*
  * semantics: the meaning of effective_io_concurrency per version; see
- * semantics.h. Checked against PostgreSQL's source and docs (FACTS.md).
+ * semantics.h. Checked against PostgreSQL's source and documentation: up
+ * to 12 the value counted spindles, turned into n*H(n) pages (the
+ * conversion SELECT round(sum(OLD / n::float)) FROM generate_series(1, OLD)
+ * s(n)); 13 to 17 it is the prefetch distance; 18 caps a read stream's
+ * I/Os in flight.
  */
 #include "bench/record/semantics.h"
 

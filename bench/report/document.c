@@ -1,5 +1,5 @@
 /*
- * doc: building the document and its three renderings; see doc.h.
+ * doc: building the document and its three renderings; see document.h.
  */
 #include "bench/report/document.h"
 
@@ -132,6 +132,40 @@ void doc_details_close(struct doc *d)
 	mark(d, DOC_DETAILS, 0, "");
 }
 
+void doc_line(struct doc *d, const char *text)
+{
+	struct doc_block *b = d->n ? &d->b[d->n - 1] : NULL;
+	char *grown;
+
+	if (!b || b->kind != DOC_LINES)
+		b = push(d, DOC_LINES);
+	if (!b)
+		return;
+	if (asprintf(&grown, "%s%s\n", b->text ? b->text : "", text) < 0) {
+		d->oom = 1;
+		return;
+	}
+	free(b->text);
+	b->text = grown;
+}
+
+void doc_only(struct doc *d, unsigned formats)
+{
+	if (d->n)
+		d->b[d->n - 1].in = formats;
+}
+
+void doc_table_align(struct doc *d, const char *align, int trim_last)
+{
+	struct doc_block *b = d->n ? &d->b[d->n - 1] : NULL;
+
+	if (!b || b->kind != DOC_TABLE)
+		return;
+	free(b->align);
+	b->align = dup_or_oom(d, align);
+	b->trim_last = trim_last;
+}
+
 void doc_table(struct doc *d, size_t ncols, const char *const *heads)
 {
 	struct doc_block *b = push(d, DOC_TABLE);
@@ -168,6 +202,7 @@ void doc_free(struct doc *d)
 		for (size_t c = 0; c < d->b[i].nrows * d->b[i].ncols; c++)
 			free(d->b[i].cells[c]);
 		free(d->b[i].cells);
+		free(d->b[i].align);
 	}
 	free(d->b);
 	memset(d, 0, sizeof(*d));
@@ -196,6 +231,8 @@ void doc_wrap(FILE *out, const char *text)
 	fputc('\n', out);
 }
 
+static void esc(FILE *out, const char *s);
+
 /* Does a cell hold a number (right-aligned)? */
 static int numeric(const char *s)
 {
@@ -219,6 +256,15 @@ static void widths(const struct doc_block *b, size_t *w)
 	}
 }
 
+/* Is column C of a data row right-aligned? By the table's own alignment,
+ * else when the cell S holds a number. */
+static int right(const struct doc_block *b, size_t c, const char *s)
+{
+	if (b->align && c < strlen(b->align))
+		return b->align[c] == 'r';
+	return numeric(s);
+}
+
 static void table_text(const struct doc_block *b, FILE *out, int md)
 {
 	size_t w[b->ncols + 1];
@@ -227,16 +273,19 @@ static void table_text(const struct doc_block *b, FILE *out, int md)
 	for (size_t r = 0; r < b->nrows; r++) {
 		for (size_t c = 0; c < b->ncols; c++) {
 			const char *s = b->cells[r * b->ncols + c];
-			int left = r > 0 && !numeric(s);
+			int left = r > 0 && !right(b, c, s);
 
-			fprintf(out, md ? "| %*s " : c ? "  %*s" : "%*s", left ? -(int)w[c] : (int)w[c], s);
+			if (!md && b->trim_last && c + 1 == b->ncols && c > 0)
+				fprintf(out, *s ? "  %s" : "", s);
+			else
+				fprintf(out, md ? "| %*s " : c ? "  %*s" : "%*s", left ? -(int)w[c] : (int)w[c], s);
 		}
 		fputs(md ? "|\n" : "\n", out);
 		for (size_t c = 0; md && r == 0 && c < b->ncols; c++) {
 			fputs(c ? "" : "|", out);
 			for (size_t k = 0; k < w[c] + 1; k++)
 				fputc('-', out);
-			fputs(numeric(b->nrows > 1 ? b->cells[b->ncols + c] : "") ? ":|" : "-|", out);
+			fputs(right(b, c, b->nrows > 1 ? b->cells[b->ncols + c] : "") ? ":|" : "-|", out);
 		}
 		if (md && r == 0)
 			fputc('\n', out);
@@ -263,14 +312,43 @@ static void rule(FILE *out, const char *title)
 	fputc('\n', out);
 }
 
+/* Is block B in FORMAT? */
+static int in(const struct doc_block *b, unsigned format)
+{
+	return !b->in || (b->in & format);
+}
+
+/* Each line of B's text with PREFIX before and SUFFIX after (HTML: escaped). */
+static void lines_out(const struct doc_block *b, FILE *out, const char *prefix,
+		      const char *suffix, int html)
+{
+	for (const char *p = b->text ? b->text : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+
+		fputs(prefix, out);
+		if (html && line)
+			esc(out, line);
+		else if (line)
+			fputs(line, out);
+		fputs(suffix, out);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+}
+
 int doc_text_out(const struct doc *d, FILE *out)
 {
+	int wrote = 0;
+
 	for (size_t i = 0; i < d->n; i++) {
 		const struct doc_block *b = &d->b[i];
 
+		if (!in(b, DOC_IN_TEXT))
+			continue;
 		switch (b->kind) {
 		case DOC_HEADING:
-			fprintf(out, "%s%s\n", i ? "\n" : "", b->text);
+			fprintf(out, "%s%s\n", wrote ? "\n" : "", b->text);
 			if (b->level <= 2)
 				for (size_t k = strlen(b->text); k > 0; k--)
 					fputc(b->level == 1 ? '=' : '-', out);
@@ -297,7 +375,12 @@ int doc_text_out(const struct doc *d, FILE *out)
 			if (b->level)
 				fprintf(out, "\n%s\n", b->text), underline(out, b->text, '-');
 			break;
+		case DOC_LINES:
+			fputs(wrote ? "\n" : "", out);
+			lines_out(b, out, "", "\n", 0);
+			break;
 		}
+		wrote = 1;
 	}
 	return d->oom ? -ENOMEM : 0;
 }
@@ -306,16 +389,24 @@ int doc_text_out(const struct doc *d, FILE *out)
 
 int doc_md_out(const struct doc *d, FILE *out)
 {
+	int wrote = 0;
+
 	for (size_t i = 0; i < d->n; i++) {
 		const struct doc_block *b = &d->b[i];
 		const char *base;
 
+		if (!in(b, DOC_IN_MD))
+			continue;
 		switch (b->kind) {
 		case DOC_HEADING:
-			fprintf(out, "%s%.*s %s\n", i ? "\n" : "", b->level, "###", b->text);
+			fprintf(out, "%s%.*s %s\n", wrote ? "\n" : "", b->level, "###", b->text);
 			break;
 		case DOC_PARA:
-			fprintf(out, "\n%s\n", b->text);
+			fputc('\n', out);
+			if (d->md_wrap)
+				doc_wrap(out, b->text);
+			else
+				fprintf(out, "%s\n", b->text);
 			break;
 		case DOC_TABLE:
 			fputc('\n', out);
@@ -338,7 +429,12 @@ int doc_md_out(const struct doc *d, FILE *out)
 			if (b->level)
 				fprintf(out, "\n## %s\n", b->text);
 			break;
+		case DOC_LINES:
+			fputs(wrote ? "\n" : "", out);
+			lines_out(b, out, "- ", "\n", 0);
+			break;
 		}
+		wrote = 1;
 	}
 	return d->oom ? -ENOMEM : 0;
 }
@@ -422,6 +518,8 @@ int doc_html_out(const struct doc *d, const char *title, FILE *out)
 	for (size_t i = 0; i < d->n; i++) {
 		const struct doc_block *b = &d->b[i];
 
+		if (!in(b, DOC_IN_HTML))
+			continue;
 		switch (b->kind) {
 		case DOC_HEADING:
 			fprintf(out, "<h%d>", b->level);
@@ -459,6 +557,9 @@ int doc_html_out(const struct doc *d, const char *title, FILE *out)
 				fputs("</summary>\n", out);
 			} else
 				fputs("</details>\n", out);
+			break;
+		case DOC_LINES:
+			lines_out(b, out, "<p>", "</p>\n", 1);
 			break;
 		}
 	}

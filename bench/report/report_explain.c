@@ -276,7 +276,7 @@ static void para_bound(FILE *f, const struct report *r, size_t s, const size_t *
 	report_explain_bound(f, r, s, idx, n);
 }
 
-/* The check of the run whose step the sweep is (cmd_run.c: the run checks
+/* The check of the run whose step the sweep is (bench/cmd/run_steps.c: the run checks
  * once, its sweeps do not), when it ran; NULL else. Free with json_decref. */
 static json_t *run_cache_check(const struct report *r)
 {

@@ -279,47 +279,6 @@ static int table_make(struct table *t, const struct report *r)
 	return 0;
 }
 
-/* Numbers right-aligned; the last column (the marks) left-aligned. */
-static void text_row(const struct table *t, size_t row, FILE *out)
-{
-	size_t last = t->ncols - 1;
-
-	for (size_t c = 0; c < last; c++)
-		fprintf(out, "%s%*s", c ? "  " : "", t->width[c], t->cell[row][c]);
-	if (t->cell[row][last][0])
-		fprintf(out, "  %s", t->cell[row][last]);
-	fputc('\n', out);
-}
-
-static void md_row(const struct table *t, size_t row, FILE *out)
-{
-	static const char dashes[] = "-------------------------------------------------";
-	size_t last = t->ncols - 1;
-
-	for (size_t c = 0; c <= last; c++)
-		fprintf(out, "| %*s ", c == last ? -t->width[c] : t->width[c], t->cell[row][c]);
-	fputs("|\n", out);
-	for (size_t c = 0; row == 0 && c <= last; c++)
-		fprintf(out, "|%.*s%s", t->width[c] + 1, dashes, c == last ? "-|\n" : ":");
-}
-
-static void table_print(const struct table *t, FILE *out, int md)
-{
-	for (size_t row = 0; row < t->nrows; row++)
-		(md ? md_row : text_row)(t, row, out);
-}
-
-static int print_table(const struct report *r, FILE *out, int md)
-{
-	struct table t;
-
-	if (table_make(&t, r) < 0)
-		return -ENOMEM;
-	table_print(&t, out, md);
-	free(t.cell);
-	return 0;
-}
-
 /* ---- context lines from meta.json ---- */
 
 /* The query's text without its comment lines, on one line. */
@@ -410,7 +369,9 @@ static void put_host(FILE *f, const json_t *meta)
 		(long long)json_integer_value(json_object_get(host, "cpu_count")), k ? k : "?");
 }
 
-static int context(const struct report *r, FILE *out, const char *bullet)
+/* The context lines from meta.json into D: the query and plan, data set,
+ * host, server and device. */
+static int context(const struct report *r, struct doc *d)
 {
 	const json_t *m = r->meta;
 	char *buf = NULL, *line, *save = NULL;
@@ -429,7 +390,7 @@ static int context(const struct report *r, FILE *out, const char *bullet)
 	if (fclose(f) != 0)
 		return free(buf), -ENOMEM;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fprintf(out, "%s%s\n", bullet, line);
+		doc_line(d, line);
 	free(buf);
 	return 0;
 }
@@ -469,34 +430,34 @@ static char *legend_text(const struct report *r)
 	return buf;
 }
 
-static void legend(const struct report *r, FILE *out)
+/* The table's alignment: every column right but the marks, left. */
+static void table_align(struct doc *d, size_t ncols)
 {
-	char *text = legend_text(r);
+	char align[COLS_MAX + 1];
 
-	if (text) {
-		fputc('\n', out);
-		doc_wrap(out, text);
-	}
-	free(text);
+	memset(align, 'r', ncols);
+	align[ncols - 1] = 'l';
+	align[ncols] = '\0';
+	doc_table_align(d, align, 1);
 }
 
-/* The sweep as a document (for report.html): context, table, legend,
- * explanation and the plot. */
+/* The sweep as a document, rendered as text (the terminal), report.md and
+ * report.html: the title, the context lines, the table, its legend, the
+ * explanation and (in HTML) the plot. The headings are not in the text. */
 void report_document(const struct report *r, const char *dir, struct doc *d)
 {
-	char *ctx = NULL, *line, *save = NULL, *leg = legend_text(r), path[PATH_MAX];
-	size_t len = 0;
-	FILE *f = open_memstream(&ctx, &len);
+	char *leg = legend_text(r), path[PATH_MAX];
 	json_t *paras = report_explain(r), *p;
 	struct table t;
 	size_t i;
 
+	d->md_wrap = 1;
 	doc_heading(d, 1, "eicbench sweep: %s", r->queries[0]);
-	if (f && context(r, f, "") == 0 && fclose(f) == 0)
-		for (line = strtok_r(ctx, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			doc_text(d, line);
-	free(ctx);
+	doc_only(d, DOC_IN_MD | DOC_IN_HTML);
+	if (context(r, d) < 0)
+		d->oom = 1;
 	doc_heading(d, 2, "Results");
+	doc_only(d, DOC_IN_MD | DOC_IN_HTML);
 	if (table_make(&t, r) == 0) {
 		const char *row[COLS_MAX];
 
@@ -508,39 +469,39 @@ void report_document(const struct report *r, const char *dir, struct doc *d)
 			else
 				doc_row(d, row);
 		}
+		table_align(d, t.ncols);
 		free(t.cell);
-	}
+	} else
+		d->oom = 1;
 	doc_text(d, leg);
 	free(leg);
 	doc_heading(d, 2, "What it means");
-	json_array_foreach(paras, i, p)
-		doc_text(d, json_string_value(p));
+	doc_only(d, DOC_IN_MD | DOC_IN_HTML);
+	json_array_foreach(paras, i, p) {
+		const char *text = json_string_value(p);
+
+		if (text && *text)
+			doc_text(d, text);
+		else {	/* an empty paragraph stands as a blank in text */
+			doc_para(d, "%s", "");
+			doc_only(d, DOC_IN_TEXT | DOC_IN_MD);
+		}
+	}
+	d->oom |= !paras;
 	json_decref(paras);
 	snprintf(path, sizeof(path), "%s/sweep.svg", dir);
 	doc_image(d, path, "The measured time per value: the median and its interval.");
+	doc_only(d, DOC_IN_HTML);
 }
 
 static int render_text(const struct report *r, FILE *out, int md)
 {
-	json_t *paras = report_explain(r), *p;
-	size_t i;
-	int ret = paras ? 0 : -ENOMEM;
+	struct doc d = { 0 };
+	int ret;
 
-	if (md)
-		fprintf(out, "# eicbench sweep: %s\n\n", r->queries[0]);
-	if (ret == 0)
-		ret = context(r, out, md ? "- " : "");
-	fputs(md ? "\n## Results\n\n" : "\n", out);
-	if (ret == 0)
-		ret = print_table(r, out, md);
-	if (ret == 0)
-		legend(r, out);
-	fputs(md ? "\n## What it means\n" : "", out);
-	json_array_foreach(paras, i, p) {
-		fputc('\n', out);
-		doc_wrap(out, json_string_value(p));
-	}
-	json_decref(paras);
+	report_document(r, r->dir, &d);
+	ret = md ? doc_md_out(&d, out) : doc_text_out(&d, out);
+	doc_free(&d);
 	return ret;
 }
 

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench/cli/progress.h"
+#include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
@@ -25,6 +25,7 @@
 #include "bench/sweep/runner_meta.h"
 #include "io/clock.h"
 #include "io/faultpoint.h"
+#include "io/rng.h"
 
 const char *runner_value(const struct runner *r, int combo, int i)
 {
@@ -33,7 +34,7 @@ const char *runner_value(const struct runner *r, int combo, int i)
 
 enum settings_context runner_context(const struct runner *r, int i)
 {
-	return (enum settings_context)r->plan.grid.s[i].context;
+	return r->plan.grid.s[i].context;
 }
 
 int runner_session(const struct runner *r, PGconn *c, int combo, char *err, size_t errlen)
@@ -85,7 +86,7 @@ static int check_setting(struct runner *r, PGconn *c, int i, char *err, size_t e
 	enum settings_context ctx;
 	int ret = settings_context_of(c, st->name, &ctx, err, errlen), k;
 
-	st->context = (enum sweep_context)ctx;
+	st->context = ctx;
 	if (ret == 0 && ctx != SETTINGS_SESSION) {
 		if (r->cfg.warm && ctx == SETTINGS_RESTART && !r->cfg.workload->warms_up) {
 			snprintf(err, errlen, "--set %s needs a server restart, which --warm rules out (a restart empties the caches)",
@@ -469,29 +470,16 @@ static int run_rounds(struct runner *r, char *err, size_t errlen)
 
 /* ---- setup ---- */
 
-static uint64_t random_seed(void)
-{
-	uint64_t s = 0;
-
-	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
-		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	return s & ((1ULL << 62) - 1);
-}
-
 static int prepare_server(struct runner *r, char *err, size_t errlen)
 {
-	int ret = server_resolve(&r->cfg.srv, &r->srv, err, errlen);
+	int ret;
 
-	if (ret == 0)
-		ret = lock_hold_cluster(&r->srv, err, errlen);
-
-	if (ret == 0 && r->srv.external && !r->srv.restart_cmd[0] && !r->cfg.warm) {
+	if (r->cfg.srv.dsn && !r->cfg.srv.restart_cmd && !r->cfg.warm) {
 		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
 		return -EINVAL;
 	}
-	if (ret == 0 && !r->srv.external)
-		ret = r->cfg.workload->makes_tables ? server_ready_db(&r->srv, err, errlen) :
-		      server_start(&r->srv, err, errlen);
+	ret = cluster_take(&r->cfg.srv, &r->srv, r->cfg.workload->makes_tables ? CLUSTER_DB : CLUSTER_START,
+			   r->cfg.command, err, errlen);
 	if (ret == 0 && !r->srv.external) {
 		PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 
@@ -515,7 +503,7 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 {
 	int ret;
 
-	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : random_seed();
+	uint64_t seed = r->cfg.order_seed_given ? r->cfg.order_seed : rng_fresh_seed((1ULL << 62) - 1);
 
 	if (r->cfg.resume) {
 		ret = lock_hold_folder(r->cfg.resume, err, errlen);
@@ -540,11 +528,7 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 	if (ret == 0 && r->resumed)
 		ret = runner_meta_check_identity(r, err, errlen);
 	if (ret == 0 && !r->resumed) {
-		ret = record_dir_create(NULL, r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
-		if (ret == -EEXIST && r->cfg.out)
-			ret = -EINVAL;	/* the folder the user named is taken */
-		if (ret == 0)
-			ret = lock_hold_folder(r->dir, err, errlen);
+		ret = lock_hold_new_folder(r->cfg.command, r->cfg.out, r->dir, sizeof(r->dir), err, errlen);
 	}
 	if (ret == 0 && !r->resumed)
 		ret = runner_meta_write(r, argc, argv, err, errlen);
@@ -567,42 +551,46 @@ void runner_free(struct runner *r)
 	r->meta = NULL;
 }
 
-/* Put the settings back; a failure is said and makes the run a failure. */
-static int restore(struct runner *r)
+/* Put the settings back; a failure makes the run a failure, its message
+ * added to ERR (which may hold the run's own). */
+static int restore(struct runner *r, char *err, size_t errlen)
 {
-	char err[2048];
+	char why[2048];
+	size_t used = strlen(err);
 
-	if (settings_restore(&r->journal, &r->srv, err, sizeof(err)) == 0)
+	if (settings_restore(&r->journal, &r->srv, why, sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "eicbench %s: %s\n", r->cfg.command, err);
+	snprintf(err + used, errlen - used, "%s%s", used ? "; and the settings were not put back: " : "", why);
 	return -EIO;
 }
 
 int runner_main(struct runner *r, int argc, char **argv,
-		int (*finish)(const char *dir, char *err, size_t errlen))
+		int (*finish)(const char *dir, char *err, size_t errlen), char *err, size_t errlen)
 {
-	const char *cmd = r->cfg.command;
-	char err[4096] = "";
 	int ret, back;
 
+	err[0] = '\0';
+	r->stage = RUNNER_SETUP;
 	r->started_s = clock_now_s();
-	ret = setup(r, argc, argv, err, sizeof(err));
+	ret = setup(r, argc, argv, err, errlen);
 	if (ret < 0) {
-		restore(r);
+		restore(r, err, errlen);
 		runner_free(r);
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 		return ret == -EPROTO ? -EINVAL : ret;
 	}
-	ret = run_rounds(r, err, sizeof(err));
-	back = restore(r);
-	if (ret < 0 && ret != -EINTR)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
-	if (ret < 0)	/* the folder exists once setup is done */
-		fprintf(stderr, "eicbench %s: %sfinished trials are in %s; finish with: eicbench %s --resume %s%s\n",
-			cmd, ret == -EINTR ? "interrupted; " : "", r->dir, cmd, r->dir,
-			r->srv.external ? " --dsn ... --restart-cmd ... (the same as before)" : "");
-	if (ret == 0 && back == 0 && finish && (ret = finish(r->dir, err, sizeof(err))) < 0)
-		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
+	r->stage = RUNNER_TRIALS;
+	ret = run_rounds(r, err, errlen);
+	if (ret == -EINTR)
+		err[0] = '\0';	/* the interruption is said with how to finish */
+	else if (ret == 0)
+		err[0] = '\0';
+	back = restore(r, err, errlen);
+	if (ret == 0 && back == 0) {
+		r->stage = RUNNER_AFTER;
+		if (finish)
+			ret = finish(r->dir, err, errlen);
+	} else if (ret == 0)
+		r->stage = RUNNER_AFTER;
 	runner_free(r);
 	return ret == 0 && back == 0 ? 0 : ret == -EINVAL ? -EIO : ret < 0 ? ret : back;
 }

@@ -9,8 +9,8 @@
  * keeps what is finished; --resume runs what is missing, and refuses a
  * folder of another data set, server or target. With until_separated it
  * adds rounds until the report calls the result separated. The settings
- * are put back at the end, also after an error or Ctrl-C. Only
- * runner_main() prints.
+ * are put back at the end, also after an error or Ctrl-C. Progress goes to
+ * stderr; what went wrong is returned for the command to say.
  */
 #ifndef BENCH_SWEEP_RUNNER_H
 #define BENCH_SWEEP_RUNNER_H
@@ -54,8 +54,14 @@ struct runner_cfg {
 	void       *origin_arg;
 };
 
+/* Where runner_main() stopped: in setup (no folder to finish), in the
+ * trials (the folder holds what finished: --resume finishes it), after
+ * them (putting the settings back, the report). */
+enum runner_stage { RUNNER_SETUP, RUNNER_TRIALS, RUNNER_AFTER };
+
 struct runner {
 	struct runner_cfg cfg;
+	enum runner_stage stage;
 	struct sweep_plan plan;
 	struct server srv;
 	struct settings_journal journal;
@@ -88,14 +94,15 @@ json_t *runner_in_force(const struct runner *r, PGconn *c);
 void runner_free(struct runner *r);
 
 /*
- * The whole command: setup (plan or resume, server, recovery of a settings
+ * The whole sweep: setup (plan or resume, server, recovery of a settings
  * journal, values checked, folder and meta.json), the trials, the settings
  * put back, then FINISH(DIR) to report (may be NULL). ARGC/ARGV the whole
- * command line for meta.json. Prints what went wrong as "eicbench CMD:
- * ..." on stderr; returns 0, -EINVAL when the setup refused the input
- * (nothing was written), or another -errno when the run failed.
+ * command line for meta.json. Returns 0, -EINVAL when the setup refused the
+ * input (nothing was written), -EINTR when stopped in the trials, or
+ * another -errno when the run failed; ERR says what went wrong ("" when
+ * only interrupted), r->stage where, r->dir the folder once in the trials.
  */
 int runner_main(struct runner *r, int argc, char **argv,
-		int (*finish)(const char *dir, char *err, size_t errlen));
+		int (*finish)(const char *dir, char *err, size_t errlen), char *err, size_t errlen);
 
 #endif

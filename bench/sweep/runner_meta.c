@@ -19,16 +19,23 @@
 #include "bench/record/record.h"
 #include "bench/record/semantics.h"
 
+/* The device found (DEV) is the one the trials watch. */
+static void watch(struct runner *r, const struct device_info *dev)
+{
+	if (!dev->name[0])
+		return;
+	snprintf(r->disk, sizeof(r->disk), "%s", dev->name);
+	r->nmembers = dev->nmembers;
+	memcpy(r->members, dev->members, sizeof(dev->members));
+}
+
 json_t *runner_meta_device(struct runner *r)
 {
 	struct device_info dev;
+	json_t *j = record_device_at(r->srv.external ? NULL : r->srv.datadir, &dev);
 
-	if (r->srv.external || sysstat_device_for_path(r->srv.datadir, &dev) < 0)
-		return json_null();
-	snprintf(r->disk, sizeof(r->disk), "%s", dev.name);
-	r->nmembers = dev.nmembers;
-	memcpy(r->members, dev.members, sizeof(dev.members));
-	return record_device_json(&dev);
+	watch(r, &dev);
+	return j;
 }
 
 static json_t *target_json(const struct runner *r)
@@ -111,20 +118,22 @@ static json_t *plan_json(struct runner *r)
 
 int runner_meta_write(struct runner *r, int argc, char **argv, char *err, size_t errlen)
 {
+	const struct record_head head = {
+		.command = r->cfg.command, .argc = argc, .argv = argv,
+		.datadir = r->srv.external ? NULL : r->srv.datadir, .dsn = r->srv.dsn,
+		.device = true, .device_path = r->srv.external ? NULL : r->srv.datadir,
+	};
 	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
+	struct device_info dev;
 	json_t *srv;
-	char dsn[1024];
 
 	if (!c)
 		return -EIO;
-	r->meta = json_object();
-	json_object_set_new(r->meta, "command", json_string(r->cfg.command));
-	record_meta_host(r->meta, argc, argv, time(NULL));
-	if (r->srv.external)
-		redact_dsn(r->srv.dsn, dsn, sizeof(dsn));
-	json_object_set_new(r->meta, r->srv.external ? "dsn" : "datadir",
-			    json_string(r->srv.external ? dsn : r->srv.datadir));
-	json_object_set_new(r->meta, "device", runner_meta_device(r));
+	if (!(r->meta = record_meta_new(&head, &dev))) {
+		PQfinish(c);
+		return -ENOMEM;
+	}
+	watch(r, &dev);
 	srv = server_json(r, c, err, errlen);
 	json_object_set_new(r->meta, "server", srv);
 	json_object_set_new(r->meta, "identity", identity(r, c));

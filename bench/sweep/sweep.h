@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "bench/pg/settings.h"
 #include "bench/record/record.h"
 
 #define SWEEP_MAX_SETTINGS 24
@@ -30,17 +31,11 @@
 #define SWEEP_EIC          "effective_io_concurrency"
 #define SWEEP_DEFAULT_EIC  "0,1,2,4,8,16,32,64,128,256,1000"
 
-enum sweep_context {
-	SWEEP_SESSION = 0,   /* SET in the trial's session */
-	SWEEP_RELOAD,        /* ALTER SYSTEM, then reload */
-	SWEEP_RESTART,       /* ALTER SYSTEM, then the cold restart */
-};
-
 struct sweep_setting {
 	char name[SWEEP_NAME_MAX];
 	int  nvalues;
 	char values[SWEEP_MAX_VALUES][SWEEP_VALUE_MAX];
-	enum sweep_context context;
+	enum settings_context context;  /* how a value is put in place, as the server says */
 };
 
 struct sweep_grid {

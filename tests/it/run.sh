@@ -1,14 +1,46 @@
 # The whole suite in one command: eicbench run --quick on a throwaway
-# cluster, the verdict's files, its numbers against the records, a render
-# from the records alone, the HTML page, compare of two runs, bad input.
+# cluster that listens on TCP as asked, its log whole and in order, the
+# verdict's files, its numbers against the records, a render from the
+# records alone, the HTML page, compare of two runs, Ctrl-C and --resume,
+# bad input refused before anything is written.
 . tests/it/lib.sh
 D=$T/pg
 R=$T/r1
+P=54397
 cleanup_dirs="$D"
 
-ok "run --quick, every step" "$EB" run --quick --rows 300000 --datadir "$D" --port 54397 \
-	--eic 0,16 --runs 2 --depths 1,4 --out "$R"
+ok "run --quick, every step, stdout and stderr into one log" sh -c "'$EB' run --quick --rows 300000 \
+	--datadir '$D' --port $P --listen 127.0.0.1 --eic 0,16 --runs 2 --depths 1,4 --out '$R' >'$T/run.log' 2>&1"
 same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
+same "the cluster listens where --listen and --port said" "$(sql "$D" $P "select current_setting('listen_addresses') || ':' || current_setting('port')")" "127.0.0.1:$P"
+if command -v pg_isready >/dev/null 2>&1; then
+	ok "and takes TCP connections there" pg_isready -q -h 127.0.0.1 -p $P
+else
+	n=$((n + 1)); echo "ok $n - and takes TCP connections there # SKIP no pg_isready (postgresql-client)"
+fi
+
+# The log: step headers in order, each step's lines under its header, and
+# every paragraph of what was printed (each sweep's report, the verdict)
+# whole, never cut by a progress line.
+same "the step headers in order" "$(sed -n 's/^== eicbench run \[\([0-9]*\)\/[0-9]*\].*/\1/p' "$T/run.log" | tr '\n' ' ')" "1 2 3 4 5 6 7 8 9 "
+line_of() { grep -n -m 1 -- "$1" "$T/run.log" | cut -d: -f1; }
+same "init's line under step 1, before step 2" "$(l=$(line_of '^initialized '); [ "$l" -gt "$(line_of '^== eicbench run \[1/')" ] && [ "$l" -lt "$(line_of '^== eicbench run \[2/')" ] && echo yes)" yes
+same "the data set's lines under step 3, before step 4" "$(l=$(line_of '^data set: test'); [ "$l" -gt "$(line_of '^== eicbench run \[3/')" ] && [ "$l" -lt "$(line_of '^== eicbench run \[4/')" ] && echo yes)" yes
+same "the sweep's report before the next step" "$(l=$(line_of "^Written to $R/sweep-blog: "); [ "$l" -lt "$(line_of '^== eicbench run \[6/')" ] && echo yes)" yes
+# whole_paragraphs LOG TEXT: every paragraph of TEXT stands in LOG as
+# consecutive lines (but the "Written to" line, which says what this render wrote)
+whole_paragraphs() {
+	awk 'NR == FNR { all = all $0 "\n"; next }
+	     /^Written to / { next }
+	     /^$/ { if (p != "" && !index(all, p)) { printf "cut: %s", p; bad = 1 } p = ""; next }
+	     { p = p $0 "\n" }
+	     END { if (p != "" && !index(all, p)) { printf "cut: %s", p; bad = 1 } exit bad }' "$1" "$2"
+}
+"$EB" report "$R" --no-plot --format text >"$T/verdict.txt" 2>/dev/null
+ok "the verdict's every paragraph whole in the log" whole_paragraphs "$T/run.log" "$T/verdict.txt"
+"$EB" report "$R/sweep-sparse" --no-plot --format text >"$T/sweep.txt" 2>/dev/null
+ok "a sweep's every paragraph whole in the log" whole_paragraphs "$T/run.log" "$T/sweep.txt"
+ok "the log is long enough for a 4 KiB buffer to have cut it" test "$(wc -c <"$T/run.log")" -gt 8192
 same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse replay-blog replay-sparse device | wc -l)" 6
 ok "report.md and report.html written" test -s "$R/report.md" -a -s "$R/report.html"
 ok "the answer is given" grep -q "^Set effective_io_concurrency = [0-9]* for the tablespace measured" "$R/report.md"
@@ -122,6 +154,41 @@ fails 2 "below --runs" "--max-runs below --runs" "$EB" run --datadir "$D" --runs
 fails 2 "not the folder of an eicbench run" "--resume of a sweep's folder" "$EB" run --resume "$R/sweep-blog"
 fails 2 "needs --restart-cmd" "--dsn without a restart command" "$EB" run --quick --dsn "host=$D port=54397"
 same "records untouched" "$(cat "$R"/sweep-*/trials.jsonl | md5sum)" "$sum"
+
+# Refused before anything is written: no result folder, no cluster.
+mkdir "$T/cwd"
+refused() { # PATTERN DESCRIPTION ARGS...: exit 2 naming PATTERN, and nothing made
+	pat=$1; desc=$2; shift 2
+	fails 2 "$pat" "$desc" sh -c 'cd "$0" && exec "$@"' "$T/cwd" "$EB" run "$@" --out "$T/none"
+	same "$desc: nothing written" "$(ls -A "$T/cwd"; ls -d "$T/none" "$T/pgnone" 2>/dev/null)" ""
+}
+refused "--pg 99: no PostgreSQL 99 binaries.*scripts/build-pg.sh 99" "--pg with no such build" --quick --pg 99 --datadir "$T/pgnone"
+refused "--datadir '': give the directory" "an empty --datadir" --quick --datadir ''
+refused "--listen '::1': the cluster in $D was made listening on '127.0.0.1'" "--listen for a cluster made without it" --quick --datadir "$D" --listen ::1
+refused "--port 5499: the cluster in $D was made with port $P" "--port for a cluster made with another" --quick --datadir "$D" --port 5499
+refused "--pg does not apply" "--pg with --dsn" --quick --dsn "host=$D port=$P" --restart-cmd true --pg 18
+refused "--max-runs does not apply" "--max-runs with --quick" --quick --datadir "$D" --max-runs 4
+refused "--depths does not apply" "--depths with --no-probe" --no-probe --datadir "$D" --depths 1,2
+fails 2 "--rows does not apply" "--resume with the run's own options" "$EB" run --resume "$R" --rows 5000
+same "the resumed folder untouched" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
+
+# Ctrl-C in the middle of a sweep: the run stops after the trial, says how
+# to go on, and --resume finishes every step, no trial run twice.
+R3=$T/r3
+EICBENCH_FAULT=sweep:query@2 "$EB" run --quick --rows 300000 --datadir "$D" --eic 0,16 --runs 2 \
+	--no-probe --out "$R3" >/dev/null 2>"$R3.err" &
+rp=$!
+if stopped_at $rp; then
+	interrupt $rp
+	same "the interrupted run exits 1" "$?" 1
+	ok "it says how to go on" grep -q "go on with: eicbench run --resume $R3" "$R3.err"
+	same "the sweep's step is marked failed" "$(jq -r '.steps[] | select(.name == "sweep blog") | .state' "$R3/meta.json")" failed
+	ok "--resume finishes the run" "$EB" run --resume "$R3"
+	same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R3/meta.json")" done
+	same "each sweep holds its 4 trials, none twice (its priming trial aside)" "$(for q in blog sparse; do k=$(jq -r 'select(.priming != true) | .trial_key' "$R3/sweep-$q/trials.jsonl"); echo "$(printf '%s\n' "$k" | wc -l)/$(printf '%s\n' "$k" | sort -u | wc -l)"; done | tr '\n' ' ')" "4/4 4/4 "
+else
+	same "the run got to its second query" "$(cat "$R3.err")" "(stopped there)"
+fi
 
 # A run whose last record was torn, and one with no finished trial.
 cp -r "$R" "$T/torn"

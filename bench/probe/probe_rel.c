@@ -1,12 +1,7 @@
 /*
- * cmd_probe_rel: the relation form of "eicbench probe". Resolve the cluster
- * (--datadir, started if stopped, or --dsn), look the relation up, find its
- * segment files, and for points ask which heap blocks the query reads
- * (bench/observe/relblocks.h), or with --pattern random|seq read the relation's own
- * blocks (the device's curve on the data set's files); then disconnect and
- * run the plan over those files.
+ * probe_rel: the relation form of a probe; see probe_rel.h.
  */
-#include "bench/pg/settings.h"
+#include "bench/probe/probe_rel.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,11 +11,10 @@
 
 #include "bench/cli/progress.h"
 #include "bench/cli/redact.h"
-#include "bench/cmd/probe.h"
 #include "bench/dataset/query.h"
 #include "bench/observe/relblocks.h"
-#include "bench/pg/lock.h"
-#include "bench/record/record.h"
+#include "bench/pg/cluster.h"
+#include "bench/probe/probe_cache.h"
 
 struct rel_run {
 	struct server    srv;
@@ -32,7 +26,7 @@ struct rel_run {
 };
 
 /* The heap blocks the query's rows live on. */
-static int ask_blocks(PGconn *c, const struct probe_opts *o, struct rel_run *r,
+static int ask_blocks(PGconn *c, const struct probe_cfg *o, struct rel_run *r,
 		      char *err, size_t len)
 {
 	struct progress bar;
@@ -49,22 +43,14 @@ static int ask_blocks(PGconn *c, const struct probe_opts *o, struct rel_run *r,
 
 /* The segments and the server's facts, and the query's blocks unless the
  * check or a pattern reads the whole relation; disconnects. */
-static int rel_ask(const struct probe_opts *o, bool whole, struct rel_run *r,
+static int rel_ask(const struct probe_cfg *o, bool whole, struct rel_run *r,
 		   char *err, size_t len)
 {
 	PGconn *c;
 	int rc = whole ? 0 : query_load(o->query, &r->q, err, len);
 
 	if (rc == 0)
-		rc = server_resolve(&o->srv, &r->srv, err, len);
-	/* It may start the server, put back a journal and evict the cluster's
-	 * files: not while another command runs on the cluster. */
-	if (rc == 0)
-		rc = lock_hold_cluster(&r->srv, err, len);
-	if (rc == 0 && !r->srv.external)
-		rc = server_start(&r->srv, err, len);
-	if (rc == 0 && settings_recover_running(PROBE_CMD, &r->srv) < 0)
-		rc = -EIO, snprintf(err, len, "a settings journal could not be restored");
+		rc = cluster_take(&o->srv, &r->srv, CLUSTER_START | CLUSTER_RECOVER, "probe", err, len);
 	if (rc < 0)
 		return rc;
 	if (!(c = server_connect(&r->srv, NULL, err, len)))
@@ -88,7 +74,7 @@ static json_t *server_json(const struct rel_run *r)
 			 "dsn", r->srv.external ? dsn : NULL);
 }
 
-static json_t *rel_meta(const struct probe_opts *o, const struct rel_run *r, bool whole)
+static json_t *rel_meta(const struct probe_cfg *o, const struct rel_run *r, bool whole)
 {
 	const struct relblocks *rb = &r->rb;
 
@@ -104,7 +90,7 @@ static json_t *rel_meta(const struct probe_opts *o, const struct rel_run *r, boo
 		"query_s", rb->query_s, "server", server_json(r));
 }
 
-static int rel_plan(const struct probe_opts *o, struct rel_run *r, struct probe_plan *p,
+static int rel_plan(const struct probe_cfg *o, struct rel_run *r, struct probe_plan *p,
 		    char *err, size_t len)
 {
 	const struct relblocks *rb = &r->rb;
@@ -117,7 +103,7 @@ static int rel_plan(const struct probe_opts *o, struct rel_run *r, struct probe_
 	p->paths = (const char *const *)rb->segments;
 	p->npaths = rb->nsegments;
 	p->block_bytes = rb->block_bytes;
-	if (!p->cache_check && probe_cmd_check_buffers(p, err, len) < 0)
+	if (!p->cache_check && probe_plan_check_buffers(p, err, len) < 0)
 		return -EINVAL;
 	if (!(r->meta = rel_meta(o, r, p->cache_check || o->pattern)))
 		return -ENOMEM;
@@ -136,35 +122,39 @@ static int rel_plan(const struct probe_opts *o, struct rel_run *r, struct probe_
 	p->kind = BLOCKS_REPLAY;
 	p->list = rb->blocks;
 	p->list_len = rb->nblocks;
-	fprintf(stderr, "eicbench %s: %s: %zu of %" PRIu64 " heap blocks (%.1f%%) hold the rows of query %s (found in %.1f s); replaying them in ascending order\n",
-		PROBE_CMD, o->relation, rb->nblocks, rb->relation_blocks,
+	fprintf(stderr, "eicbench probe: %s: %zu of %" PRIu64 " heap blocks (%.1f%%) hold the rows of query %s (found in %.1f s); replaying them in ascending order\n",
+		o->relation, rb->nblocks, rb->relation_blocks,
 		rb->relation_blocks ? 100.0 * (double)rb->nblocks / (double)rb->relation_blocks : 0.0,
 		o->query, rb->query_s);
 	return 0;
 }
 
-int probe_cmd_relation(const struct probe_opts *given, struct probe_plan *p, int argc, char **argv)
+int probe_rel_run(const struct probe_cfg *given, struct probe_plan *p, const struct probe_hooks *hooks,
+		  int argc, char **argv, struct probe_out *out, char *err, size_t errlen)
 {
-	struct probe_opts o = *given;
+	struct probe_cfg o = *given;
 	struct rel_run r = { 0 };
-	char err[PATH_MAX + 1024];
 	int rc;
 
 	if (!o.query && !p->cache_check && !o.pattern)
 		o.query = "blog";
-	rc = rel_ask(&o, p->cache_check || o.pattern, &r, err, sizeof(err));
+	rc = rel_ask(&o, p->cache_check || o.pattern, &r, err, errlen);
 	if (rc == 0)
-		rc = rel_plan(&o, &r, p, err, sizeof(err));
+		rc = rel_plan(&o, &r, p, err, errlen);
 	if (rc == 0 && r.srv.external && p->cold && !p->cache_check) {
 		/* a server eicbench did not start keeps its page cache */
 		p->cold = false;
-		fprintf(stderr, "%s: the files of a --dsn server are not evicted before each point%s\n",
-			PROBE_CMD, p->direct ? "" : "; without --direct, reads may come from the page cache");
+		fprintf(stderr, "eicbench probe: the files of a --dsn server are not evicted before each point%s\n",
+			p->direct ? "" : "; without --direct, reads may come from the page cache");
 	}
 	if (rc == 0)
-		rc = p->cache_check ? probe_cmd_cache_check(p, argc, argv) : probe_cmd_run_plan(p, argc, argv);
-	else
-		rc = cmd_fail(PROBE_CMD, rc, err);
+		rc = p->cache_check ? probe_cache_files(p, argc, argv, out, err, errlen) :
+		     probe_points_run(p, hooks, argc, argv, out, err, errlen);
+	p->meta_extra = NULL;
+	p->paths = NULL;
+	p->npaths = 0;
+	p->list = NULL;
+	p->pattern = NULL;
 	json_decref(r.meta);
 	relblocks_free(&r.rb);
 	query_free(&r.q);

@@ -1,0 +1,76 @@
+/*
+ * run: what the two files of `eicbench run` share (run.c: options, plan,
+ * meta.json, resume and the loop; run_steps.c: the steps). A run is a list
+ * of steps; each builds the configuration struct its library function takes
+ * (the same one the step's own command builds from its options) and calls
+ * it, writing into a subfolder of the run's folder.
+ */
+#ifndef BENCH_CMD_RUN_H
+#define BENCH_CMD_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "bench/pg/server.h"
+#include "bench/probe/probe_plan.h"
+
+#define RUN_EIC          "0,1,4,16,64,256,1000"     /* coarse: racing narrows it */
+#define RUN_EIC_QUICK    "0,1,4,16,64"
+#define RUN_DEPTHS       "1,2,4,8,16,32,64,128,256"
+#define RUN_DEPTHS_QUICK "1,4,16,64"
+#define RUN_MAX_STEPS    16
+#define RUN_MAX_QUERIES  8
+
+struct run_opts {
+	struct server_cfg srv;
+	long long rows, seed, runs, max_runs;
+	const char *eic, *query, *out, *resume, *depths;
+	double budget_s;
+	long long margin_pct;
+	bool quick, no_probe, json;
+};
+
+struct run;
+
+/* One step: what it is called in meta.json and on the terminal, where it
+ * writes, and the library call that does it (an exit status: 0, 1, 2). */
+struct step {
+	char   name[64];              /* "sweep sparse" */
+	char   sub[64];               /* subfolder of the run, or "" */
+	char   out[PATH_MAX + 80];    /* the run's folder / sub */
+	int  (*run)(struct run *r, struct step *s);
+	const char *query;            /* sweep, replay: the preset */
+	struct probe_cfg probe;       /* cache check, replay, curve */
+	bool   resume;                /* a sweep started before: go on with it */
+	const char *peers[RUN_MAX_QUERIES];  /* a sweep: the sweeps before it, decided with it */
+	int    npeers;
+	double estimate_s;            /* for the ETA; 0 when unknown */
+};
+
+struct run {
+	struct run_opts o;
+	int    argc;                  /* the whole command line, for the records */
+	char **argv;
+	char   dir[PATH_MAX];
+	char   queries[RUN_MAX_QUERIES][32];
+	int    nqueries;
+	char   depths[512];           /* the swept values but 0, for the replays */
+	const char *eic;              /* the values swept */
+	struct step steps[RUN_MAX_STEPS];
+	int    nsteps;
+	json_t *meta;
+};
+
+/* run_steps.c: the steps in order into R->steps (server, data set, cache
+ * check, sweeps, replays, curve); each probe step's plan checked, so that a
+ * bad value is refused before anything is written (-EINVAL with ERR). */
+int run_plan_steps(struct run *r, char *err, size_t errlen);
+
+/* Is step S one of the server's (no estimate: they take a moment)? */
+bool run_step_is_server(const struct step *s);
+/* Is step S a sweep (its time foretells the others')? */
+bool run_step_is_sweep(const struct step *s);
+
+#endif

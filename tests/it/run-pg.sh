@@ -1,0 +1,29 @@
+# eicbench run --pg 18: the version asked for reaches every step. The
+# cluster it makes, the sweeps' meta.json and every one of their records,
+# the probes' records and the verdict are all PostgreSQL 18. Runs when a
+# built 18 is in the build cache (scripts/build-pg.sh 18); otherwise each
+# check is reported as skipped, never as passed.
+. tests/it/lib.sh
+D=$T/pg18
+R=$T/r18
+cache=$(scripts/build-pg.sh --cache-dir)
+bindir=$(scripts/build-pg.sh --cached 18)
+
+checks="run --quick --pg 18, every step|the cluster it made is 18|the running server is 18|every sweep's meta.json says 18|every trial of every sweep ran on 18|the replays' records say 18|the verdict names 18"
+if [ -z "$bindir" ]; then
+	printf '%s\n' "$checks" | tr '|' '\n' | while read -r d; do
+		n=$((n + 1))
+		echo "ok $n - $d # SKIP no PostgreSQL 18 build in $cache; scripts/build-pg.sh 18 makes one"
+	done
+	exit 0
+fi
+
+cleanup_dirs="$D"
+ok "run --quick --pg 18, every step" "$EB" run --quick --pg 18 --rows 200000 --datadir "$D" --port 54419 \
+	--eic 0,16 --runs 2 --depths 1 --out "$R"
+same "the cluster it made is 18" "$(jq -r '.version | split(".")[0]' "$D/eicbench.json")" 18
+same "the running server is 18" "$(sql "$D" 54419 "select current_setting('server_version_num')::int / 10000")" 18
+same "every sweep's meta.json says 18" "$(for q in blog sparse; do jq -r '.server.version_num / 10000 | floor' "$R/sweep-$q/meta.json"; done | sort -u)" 18
+same "every trial of every sweep ran on 18" "$(cat "$R"/sweep-*/trials.jsonl | jq -r 'select(.priming != true) | .pg_stat_io.server_version_num / 10000 | floor' | sort | uniq -c | awk '{ print $2 ":" $1 }')" "18:8"
+same "the replays' records say 18" "$(for q in blog sparse; do jq -r '.server.version | split(".")[0]' "$R/replay-$q/meta.json"; done | sort -u)" 18
+ok "the verdict names 18" grep -q "Server: PostgreSQL 18\." "$R/report.md"
