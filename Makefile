@@ -84,8 +84,8 @@ $(LIBIO): $(IO_OBJS)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
 .sharedir: FORCE
 	@echo '$(SHAREDIR) $(DOCDIR)' | cmp -s - $@ || echo '$(SHAREDIR) $(DOCDIR)' >$@
-bench/main.o bench/record/record_host.o: .git-rev
-bench/main.o: EB_DEFS = -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
+bench/main.o bench/cmd/tpcb.o bench/record/record_host.o: .git-rev
+bench/main.o bench/cmd/tpcb.o: EB_DEFS = -DEICBENCH_VERSION='"0.1-$(GIT_REV)"'
 bench/record/record_host.o: EB_DEFS = -DEICBENCH_GIT_REV='"$(GIT_REV)"'
 bench/cli/datadir.o: .sharedir
 bench/cli/datadir.o: EB_DEFS = -DEICBENCH_SHAREDIR='"$(SHAREDIR)"' -DEICBENCH_DOCDIR='"$(DOCDIR)"'
@@ -138,7 +138,7 @@ $(MAN_OUT)/.stamp: eicbench
 # make install: the program, its man pages, its data files (found there by
 # the installed program) and the documents. DESTDIR stages the tree.
 DATA_SCRIPTS := scripts/plot-sweep.gp scripts/plot-device.gp
-DATA_SWEEPS  := $(sort $(wildcard sweeps/*.ini))
+DATA_SWEEPS  := $(sort $(wildcard sweeps/*.ini sweeps/*.sql))
 DOCS         := $(sort $(wildcard docs/*.md))
 install: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(SHAREDIR)/scripts' \

@@ -1,6 +1,7 @@
 /*
  * test_tpcb: the run config's checks (each refusal names the value and
- * what is allowed), the builtin and protocol names, and the figures' JSON.
+ * what is allowed, pgbench's rules among them), the builtin and protocol
+ * names, and the figures' JSON.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +13,38 @@
 
 #include "bench/tpcb/tpcb.h"
 
+static struct tpcb_scripts builtin_set, waiting_set, piped_set;
+
+static int setup(void **state)
+{
+	char err[256];
+
+	(void)state;
+	tpcb_scripts_init(&builtin_set);
+	tpcb_scripts_init(&waiting_set);
+	tpcb_scripts_init(&piped_set);
+	if (tpcb_scripts_add_builtin(&builtin_set, TPCB_TPCB_LIKE, 1, err, sizeof(err)) < 0 ||
+	    tpcb_scripts_finish(&builtin_set, err, sizeof(err)) < 0 ||
+	    tpcb_scripts_add_text(&waiting_set, "w.sql", "SELECT 1 AS one \\gset\n\\sleep 1ms\n", 1, err, sizeof(err)) < 0 ||
+	    tpcb_scripts_finish(&waiting_set, err, sizeof(err)) < 0 ||
+	    tpcb_scripts_add_text(&piped_set, "p.sql", "\\startpipeline\nSELECT 1;\n\\endpipeline\n", 1, err, sizeof(err)) < 0 ||
+	    tpcb_scripts_finish(&piped_set, err, sizeof(err)) < 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tpcb_scripts_free(&builtin_set);
+	tpcb_scripts_free(&waiting_set);
+	tpcb_scripts_free(&piped_set);
+	return 0;
+}
+
 static struct tpcb_config good(void)
 {
-	return (struct tpcb_config){ .builtin = TPCB_TPCB_LIKE, .protocol = TPCB_PREPARED,
+	return (struct tpcb_config){ .scripts = &builtin_set, .protocol = TPCB_PREPARED,
 		.clients = 4, .threads = 2, .transactions = 200, .max_tries = 1,
 		.wait_bound_s = 120 };
 }
@@ -47,7 +77,18 @@ static void set_rate(struct tpcb_config *c) { c->rate_tps = -1; }
 static void set_limit(struct tpcb_config *c) { c->latency_limit_ms = -5; }
 static void set_agg_nolog(struct tpcb_config *c) { c->aggregate_s = 1; }
 static void set_agg_frac(struct tpcb_config *c) { c->aggregate_s = 1.5; c->log_dir = "x"; }
-static void set_tries(struct tpcb_config *c) { c->max_tries = 0; }
+static void set_tries(struct tpcb_config *c) { c->max_tries = -1; }
+static void set_unlimited(struct tpcb_config *c) { c->max_tries = 0; }
+static void set_agg_long(struct tpcb_config *c) { c->transactions = 0; c->duration_s = 2; c->aggregate_s = 3; c->log_dir = "x"; }
+static void set_agg_mult(struct tpcb_config *c) { c->transactions = 0; c->duration_s = 5; c->aggregate_s = 3; c->log_dir = "x"; }
+static void set_sampling(struct tpcb_config *c) { c->sampling_rate = 0.5; }
+static void set_sampling_agg(struct tpcb_config *c) { c->sampling_rate = 0.5; c->aggregate_s = 1; c->log_dir = "x"; }
+static void set_sampling_big(struct tpcb_config *c) { c->sampling_rate = 1.5; c->log_dir = "x"; }
+static void set_prefix(struct tpcb_config *c) { c->log_prefix = "p"; }
+static void set_stamp(struct tpcb_config *c) { c->progress_timestamp = true; }
+static void set_pipe_wait(struct tpcb_config *c) { c->pipeline = 2; c->scripts = &waiting_set; }
+static void set_piped_simple(struct tpcb_config *c) { c->protocol = TPCB_SIMPLE; c->scripts = &piped_set; }
+static void set_pipe_connect(struct tpcb_config *c) { c->pipeline = 2; c->connect_each = true; }
 
 static const struct {
 	void (*set)(struct tpcb_config *c);
@@ -55,15 +96,26 @@ static const struct {
 } cases[] = {
 	{ set_c0, "-c 0 is not allowed; give from 1 to 1000 clients" },
 	{ set_j_gt_c, "-j 5 is not allowed; give from 1 to 4 threads" },
-	{ set_both, "-T and -t are both given" },
+	{ set_both, "specify either a number of transactions (-t) or a duration (-T), not both" },
 	{ set_neither, "give -T SECONDS or -t TRANSACTIONS" },
 	{ set_pipe_simple, "--pipeline needs -M extended or -M prepared" },
 	{ set_pipe_big, "--pipeline 1001 is not allowed" },
 	{ set_rate, "-R, -L and -P take values above 0" },
 	{ set_limit, "-R, -L and -P take values above 0" },
-	{ set_agg_nolog, "--aggregate-interval needs -l" },
+	{ set_agg_nolog, "log aggregation (--aggregate-interval) is allowed only when logging transactions (-l)" },
 	{ set_agg_frac, "--aggregate-interval 1.5 is not allowed; give whole seconds" },
-	{ set_tries, "--max-tries must be 1 or more" },
+	{ set_tries, "--max-tries must be 0 (no limit) or more" },
+	{ set_unlimited, "an unlimited number of transaction tries (--max-tries 0) can only be used with --latency-limit or a duration (-T)" },
+	{ set_agg_long, "number of seconds for aggregation (3) must not be higher than test duration (-T 2)" },
+	{ set_agg_mult, "duration (-T 5) must be a multiple of aggregation interval (3)" },
+	{ set_sampling, "log sampling (--sampling-rate) is allowed only when logging transactions (-l)" },
+	{ set_sampling_agg, "cannot be used at the same time" },
+	{ set_sampling_big, "invalid sampling rate" },
+	{ set_prefix, "log file prefix (--log-prefix) is allowed only when logging transactions (-l)" },
+	{ set_stamp, "--progress-timestamp is allowed only under --progress" },
+	{ set_pipe_wait, "script \"w.sql\" waits on the server or a timer" },
+	{ set_piped_simple, "cannot use pipeline mode with the simple query protocol" },
+	{ set_pipe_connect, "--pipeline and -C are both given" },
 };
 
 static void refuses_bad(void **state)
@@ -85,15 +137,21 @@ static void names(void **state)
 	enum tpcb_builtin b;
 	enum tpcb_protocol p;
 
+	char err[256];
+
 	(void)state;
-	assert_int_equal(tpcb_builtin_parse("select-only", &b), 0);
+	assert_int_equal(tpcb_builtin_find("select-only", &b, err, sizeof(err)), 0);
 	assert_int_equal(b, TPCB_SELECT_ONLY);
-	assert_int_equal(tpcb_builtin_parse("simple-update", &b), 0);
+	assert_int_equal(tpcb_builtin_find("si", &b, err, sizeof(err)), 0);	/* pgbench's prefixes */
 	assert_int_equal(b, TPCB_SIMPLE_UPDATE);
-	assert_int_equal(tpcb_builtin_parse("tpcb", &b), -EINVAL);
-	assert_int_equal(tpcb_builtin_parse(NULL, &b), -EINVAL);
+	assert_int_equal(tpcb_builtin_find("t", &b, err, sizeof(err)), 0);
+	assert_int_equal(b, TPCB_TPCB_LIKE);
+	assert_int_equal(tpcb_builtin_find("s", &b, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "ambiguous builtin name: 2 builtin scripts found for prefix \"s\""));
+	assert_int_equal(tpcb_builtin_find("tpcc", &b, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no builtin script found for name \"tpcc\""));
 	assert_string_equal(tpcb_builtin_name(TPCB_TPCB_LIKE), "tpcb-like");
-	assert_string_equal(tpcb_builtin_label(TPCB_TPCB_LIKE), "TPC-B (sort of)");
+	assert_string_equal(tpcb_builtin_desc(TPCB_TPCB_LIKE), "<builtin: TPC-B (sort of)>");
 	assert_int_equal(tpcb_protocol_parse("extended", &p), 0);
 	assert_int_equal(p, TPCB_EXTENDED);
 	assert_int_equal(tpcb_protocol_parse("Prepared", &p), -EINVAL);
@@ -135,6 +193,9 @@ static void result_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "options"), "protocol")),
 			    "prepared");
 	assert_int_equal(json_integer_value(json_object_get(j, "scale")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "options"), "builtin")),
+			    "tpcb-like");
+	assert_int_equal(json_array_size(json_object_get(json_object_get(j, "options"), "scripts")), 1);
 	assert_null(json_object_get(j, "statements"));
 	json_decref(j);
 }
@@ -148,5 +209,5 @@ int main(void)
 		cmocka_unit_test(result_json),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

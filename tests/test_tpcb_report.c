@@ -24,19 +24,27 @@ static void tx_lines(void **state)
 	char buf[256];
 
 	(void)state;
-	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, false, false);
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, false, false, false);
 	assert_string_equal(buf, "3 17 2000 0 1700000000 250000\n");
-	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, true, false);
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, true, false, false);
 	assert_string_equal(buf, "3 17 2000 0 1700000000 250000 500\n");
 	d.tries = 3;
-	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, true, true);
-	assert_string_equal(buf, "3 17 2000 0 1700000000 250000 500 2\n");
+	d.script = 2;
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, true, true, false);
+	assert_string_equal(buf, "3 17 2000 2 1700000000 250000 500 2\n");
+	d.script = 0;
 	d.outcome = TPCB_FAILED;
-	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, false, true);
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, false, true, false);
 	assert_string_equal(buf, "3 17 failed 0 1700000000 250000 2\n");
+	d.fail = TPCB_FAIL_DEADLOCK;
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, false, true, true);
+	assert_string_equal(buf, "3 17 deadlock 0 1700000000 250000 2\n");
+	d.fail = TPCB_FAIL_SERIALIZATION;
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, false, false, true);
+	assert_string_equal(buf, "3 17 serialization 0 1700000000 250000\n");
 	d.outcome = TPCB_SKIPPED;
 	d.end_ns = 5000000007ULL;	/* sub-microsecond parts are cut */
-	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, true, false);
+	tpcb_log_tx_line(buf, sizeof(buf), &d, OFFSET_NS, true, false, true);
 	assert_string_equal(buf, "3 17 skipped 0 1700000000 250000 500\n");
 }
 
@@ -83,7 +91,10 @@ static void progress(void **state)
 static void report_layout(void **state)
 {
 	static struct tpcb_result r;
-	struct tpcb_config cfg = { .builtin = TPCB_SELECT_ONLY, .protocol = TPCB_PREPARED,
+	static struct tpcb_scripts set;
+	static struct tpcb_cmd_result cmds[2];
+	char err[256];
+	struct tpcb_config cfg = { .scripts = &set, .protocol = TPCB_PREPARED,
 		.clients = 8, .threads = 2, .duration_s = 20, .max_tries = 1,
 		.per_statement = true };
 	struct tpcb_target t = { .scale = 20, .server_version = 150018,
@@ -100,9 +111,15 @@ static void report_layout(void **state)
 	r.connect_ms = 1.5;
 	r.cpu_user_s = 0.001;
 	r.cpu_sys_s = 0.002;
-	r.nstmts = 1;
-	snprintf(r.stmt[0].sql, sizeof(r.stmt[0].sql), "SELECT 1;");
-	r.stmt[0].latency_ms = 0.25;
+	tpcb_scripts_init(&set);
+	assert_int_equal(tpcb_scripts_add_builtin(&set, TPCB_SELECT_ONLY, 1, err, sizeof(err)), 0);
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), 0);
+	r.ncmds = 2;
+	r.cmds = cmds;
+	snprintf(cmds[0].line, sizeof(cmds[0].line), "\\set aid random(1, 100000 * :scale)");
+	snprintf(cmds[1].line, sizeof(cmds[1].line), "SELECT 1;");
+	cmds[0].latency_ms = 0.001;
+	cmds[1].latency_ms = 0.25;
 	tpcb_report_print(f, &cfg, &t, &r);
 	fclose(f);
 	assert_non_null(strstr(buf, "transaction type: <builtin: select only>\n"));
@@ -115,9 +132,56 @@ static void report_layout(void **state)
 	assert_non_null(strstr(buf, "initial connection time = 1.500 ms\n"));
 	assert_non_null(strstr(buf, "tps = 500.000000 (without initial connection time)\n"));
 	assert_non_null(strstr(buf, "(3.00 µs per transaction)"));
-	assert_non_null(strstr(buf, "statement latencies in milliseconds and failures:\n         0.250           0  SELECT 1;\n"));
+	assert_non_null(strstr(buf, "statement latencies in milliseconds and failures:\n"
+			       "         0.001           0  \\set aid random(1, 100000 * :scale)\n"
+			       "         0.250           0  SELECT 1;\n"));
 	assert_null(strstr(buf, "retried"));
 	assert_null(strstr(buf, "rate limit"));
+	assert_null(strstr(buf, "SQL script 1"));
+	tpcb_scripts_free(&set);
+}
+
+/* Several scripts: each with its share and figures, pgbench's lines. */
+static void report_scripts(void **state)
+{
+	static struct tpcb_result r;
+	static struct tpcb_scripts set;
+	static struct tpcb_script_result per[2];
+	char err[256], buf[8192] = "";
+	struct tpcb_config cfg = { .scripts = &set, .clients = 1, .threads = 1, .transactions = 10,
+		.max_tries = 2, .failures_detailed = true };
+	struct tpcb_target t = { .scale = 1, .server_version_str = "15.18" };
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	(void)state;
+	tpcb_scripts_init(&set);
+	assert_int_equal(tpcb_scripts_add_builtin(&set, TPCB_SELECT_ONLY, 3, err, sizeof(err)), 0);
+	assert_int_equal(tpcb_scripts_add_text(&set, "mine.sql", "SELECT 1;\n", 1, err, sizeof(err)), 0);
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), 0);
+	hist_init(&r.latency);
+	r.committed = 8;
+	r.failed = 2;
+	r.deadlock_failures = 2;
+	r.expected = 10;
+	r.run_s = 1;
+	r.nscripts = 2;
+	r.scripts = per;
+	per[0] = (struct tpcb_script_result){ .committed = 6, .lat_mean_ms = 1.5 };
+	per[1] = (struct tpcb_script_result){ .committed = 2, .failed = 2, .deadlock_failures = 2 };
+	tpcb_report_print(f, &cfg, &t, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "transaction type: multiple scripts\n"));
+	assert_non_null(strstr(buf, "number of transactions actually processed: 8/10\n"));
+	assert_non_null(strstr(buf, "number of failed transactions: 2 (20.000%)\n"
+			       "number of serialization failures: 0 (0.000%)\n"
+			       "number of deadlock failures: 2 (20.000%)\n"));
+	assert_non_null(strstr(buf, "SQL script 1: <builtin: select only>\n - weight: 3 (targets 75.0% of total)\n"
+			       " - 6 transactions (60.0% of total)\n"
+			       " - number of transactions actually processed: 6 (tps = 6.000000)\n"));
+	assert_non_null(strstr(buf, "SQL script 2: mine.sql\n - weight: 1 (targets 25.0% of total)\n"));
+	assert_non_null(strstr(buf, " - number of deadlock failures: 2 (50.000%)\n"));
+	assert_non_null(strstr(buf, " - latency average = 1.500 ms\n"));
+	tpcb_scripts_free(&set);
 }
 
 int main(void)
@@ -127,6 +191,7 @@ int main(void)
 		cmocka_unit_test(agg_line),
 		cmocka_unit_test(progress),
 		cmocka_unit_test(report_layout),
+		cmocka_unit_test(report_scripts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

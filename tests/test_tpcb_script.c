@@ -1,233 +1,291 @@
 /*
- * test_tpcb_script: pgbench's built-in statements as loaded from sql/tpcb/,
- * their $n numbering and simple-protocol rendering, and the parameter
- * draws: ranges at several scales, reproducibility per seed, and
- * uniformity by a chi-square test on a large seeded sample.
+ * test_tpcb_script: scripts cut and compiled as pgbench reads them: the
+ * builtins from sql/tpcb/ (their \set lines and statements), SQL commands
+ * ended by ';' outside quotes, comments and parentheses or by a backslash,
+ * "\;" compounds, :variables as $n in order of occurrence and as segments
+ * for the simple protocol (a "::" cast is none), \gset joined to its SQL,
+ * conditionals' jumps, \sleep's units, weights, -D, and the bad input:
+ * each refusal with pgbench's message and the file, line and column.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <math.h>
+#include <errno.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench/tpcb/tpcb_script.h"
 
-static void load(enum tpcb_builtin b, struct tpcb_script *s)
-{
-	char err[256];
+static struct tpcb_scripts set;
+static char err[2048];
 
-	assert_int_equal(tpcb_script_load(b, s, err, sizeof(err)), 0);
+static int fresh(void **state)
+{
+	(void)state;
+	tpcb_scripts_init(&set);
+	err[0] = '\0';
+	return 0;
 }
 
-static void tpcb_like_statements(void **state)
+static int release(void **state)
 {
-	struct tpcb_script s;
-
 	(void)state;
-	load(TPCB_TPCB_LIKE, &s);
-	assert_int_equal(s.nstmts, 7);
-	assert_string_equal(s.stmt[0].text, "BEGIN;");
-	assert_string_equal(s.stmt[1].text,
-		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;");
-	assert_string_equal(s.stmt[1].param_sql,
-		"UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;");
-	assert_int_equal(s.stmt[1].nparams, 2);
-	assert_string_equal(s.stmt[2].text, "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;");
-	assert_string_equal(s.stmt[3].text,
-		"UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;");
-	assert_string_equal(s.stmt[4].text,
-		"UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;");
-	assert_string_equal(s.stmt[5].param_sql,
-		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);");
-	assert_int_equal(s.stmt[5].nparams, 4);
-	assert_int_equal(s.stmt[6].nparams, 0);
-	assert_string_equal(s.stmt[6].text, "END;");
-	assert_int_equal(s.draws, 0xf);
+	tpcb_scripts_free(&set);
+	return 0;
 }
 
-static void other_builtins(void **state)
+static const struct tpcb_script *add(const char *text)
 {
-	struct tpcb_script s;
-
-	(void)state;
-	load(TPCB_SIMPLE_UPDATE, &s);
-	assert_int_equal(s.nstmts, 5);
-	assert_null(strstr(s.stmt[2].text, "tellers"));
-	assert_non_null(strstr(s.stmt[3].text, "INSERT INTO pgbench_history"));
-	assert_int_equal(s.draws, 0xf);	/* tid and bid still go into history */
-	load(TPCB_SELECT_ONLY, &s);
-	assert_int_equal(s.nstmts, 1);
-	assert_string_equal(s.stmt[0].param_sql, "SELECT abalance FROM pgbench_accounts WHERE aid = $1;");
-	assert_int_equal(s.draws, 1u << TPCB_AID);
+	if (tpcb_scripts_add_text(&set, "t.sql", text, 1, err, sizeof(err)) < 0)
+		fail_msg("'%s' refused: %s", text, err);
+	return &set.s[set.n - 1];
 }
 
-static void render_and_values(void **state)
+static void tpcb_like(void **state)
 {
-	struct tpcb_script s;
-	struct tpcb_params p = { .v = { 77, 2, 15, -4321 } };
-	const char *vals[TPCB_NVARS];
-	char buf[512], tiny[20];
+	const struct tpcb_script *s;
 
 	(void)state;
-	load(TPCB_TPCB_LIKE, &s);
-	for (int v = 0; v < TPCB_NVARS; v++)
-		tpcb_format_int(p.v[v], p.txt[v]);
-	assert_int_equal(tpcb_stmt_render(&s.stmt[1], &p, buf, sizeof(buf)),
-			 (int)strlen("UPDATE pgbench_accounts SET abalance = abalance + -4321 WHERE aid = 77;"));
-	assert_string_equal(buf, "UPDATE pgbench_accounts SET abalance = abalance + -4321 WHERE aid = 77;");
-	tpcb_stmt_render(&s.stmt[5], &p, buf, sizeof(buf));
-	assert_string_equal(buf, "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (15, 2, 77, -4321, CURRENT_TIMESTAMP);");
-	tpcb_stmt_render(&s.stmt[0], &p, buf, sizeof(buf));
-	assert_string_equal(buf, "BEGIN;");
-	assert_int_equal(tpcb_stmt_render(&s.stmt[1], &p, tiny, sizeof(tiny)), -1);
-	tpcb_stmt_values(&s.stmt[5], &p, vals);
-	assert_string_equal(vals[0], "15");
-	assert_string_equal(vals[1], "2");
-	assert_string_equal(vals[2], "77");
-	assert_string_equal(vals[3], "-4321");
+	assert_int_equal(tpcb_scripts_add_builtin(&set, TPCB_TPCB_LIKE, 1, err, sizeof(err)), 0);
+	s = &set.s[0];
+	assert_string_equal(s->name, "<builtin: TPC-B (sort of)>");
+	assert_string_equal(s->builtin, "tpcb-like");
+	assert_int_equal(s->ncmds, 11);
+	assert_int_equal(s->cmd[0].kind, TPCB_SET);
+	assert_string_equal(s->cmd[0].text, "\\set aid random(1, 100000 * :scale)");
+	assert_string_equal(set.names[s->cmd[0].slot], "aid");
+	assert_int_equal(s->cmd[4].kind, TPCB_SQL);
+	assert_string_equal(s->cmd[4].text, "BEGIN;");
+	assert_string_equal(s->cmd[5].param_sql,
+			    "UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;");
+	assert_int_equal(s->cmd[9].nparams, 4);
+	assert_string_equal(s->cmd[9].param_sql,
+			    "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);");
+	assert_string_equal(s->cmd[10].text, "END;");
+	assert_int_equal(s->cmd[5].line, 6);	/* lines of the script's text (the file's comment left out) */
+	assert_false(s->waits);
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), 0);
+	assert_true(set.builtin_used);
+	/* the text --show-script prints has no comment of the file's */
+	assert_int_equal(strncmp(tpcb_builtin_text(TPCB_SELECT_ONLY), "\\set aid", 8), 0);
 }
 
-static void format_int(void **state)
+static void sql_cutting(void **state)
 {
-	static const struct { int64_t v; const char *s; } cases[] = {
-		{ 0, "0" }, { 7, "7" }, { -5000, "-5000" }, { 100000, "100000" },
-		{ INT64_MAX, "9223372036854775807" }, { INT64_MIN, "-9223372036854775808" },
-	};
-	char buf[TPCB_NUM_MAX];
+	const struct tpcb_script *s;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(tpcb_format_int(cases[i].v, buf), (int)strlen(cases[i].s));
-		assert_string_equal(buf, cases[i].s);
+	s = add("-- a comment\n  SELECT ';' AS a, $$;$$, \"x;\" -- not the end;\n FROM t;\n"
+		"select (1;2); SELECT E'\\';' \\; SELECT 2;\n/* a; comment */ SELECT 3 \\gset p_\n"
+		"SELECT $tag$ ; $tag$::text\n");
+	assert_int_equal(s->ncmds, 5);
+	assert_string_equal(s->cmd[0].text, "SELECT ';' AS a, $$;$$, \"x;\" -- not the end;\n FROM t;");
+	assert_int_equal(s->cmd[0].line, 2);
+	assert_string_equal(s->cmd[1].text, "select (1;2);");
+	assert_string_equal(s->cmd[2].text, "SELECT E'\\';' ; SELECT 2;");
+	assert_string_equal(s->cmd[3].text, "/* a; comment */ SELECT 3 ");
+	assert_int_equal(s->cmd[3].gset, TPCB_GSET);
+	assert_string_equal(s->cmd[3].prefix, "p_");
+	assert_string_equal(s->cmd[4].text, "SELECT $tag$ ; $tag$::text\n");
+	assert_true(s->waits);
+	assert_true(set.any_gset);
+}
+
+static void variables(void **state)
+{
+	const struct tpcb_script *s;
+	const struct tpcb_cmd *c;
+
+	(void)state;
+	s = add("SELECT :a, :a::int, ':b', :1x, a::c, :é;\n");
+	c = &s->cmd[0];
+	/* every occurrence its own $n, quotes not looked at, as pgbench */
+	assert_string_equal(c->param_sql, "SELECT $1, $2::int, '$3', :1x, a::c, $4;");
+	assert_int_equal(c->nparams, 4);
+	assert_string_equal(set.names[c->param_slot[0]], "a");
+	assert_int_equal(c->param_slot[0], c->param_slot[1]);
+	assert_string_equal(set.names[c->param_slot[2]], "b");
+	assert_string_equal(set.names[c->param_slot[3]], "é");
+	/* segments: literal runs and variables with their ":name" */
+	assert_int_equal(c->nsegs, 9);
+	assert_int_equal(c->seg[0].slot, -1);
+	assert_int_equal(c->seg[1].slot, c->param_slot[0]);
+	assert_int_equal(strncmp(c->text + c->seg[1].off, ":a", c->seg[1].len), 0);
+}
+
+static void conditionals(void **state)
+{
+	const struct tpcb_script *s;
+
+	(void)state;
+	s = add("\\if :client_id = 0\nSELECT 1;\n\\elif :client_id = 1\nSELECT 2;\n"
+		"\\else\n\\if true\n\\endif\nSELECT 3;\n\\endif\nSELECT 4;\n");
+	assert_int_equal(s->cmd[0].kind, TPCB_IF);
+	assert_int_equal(s->cmd[0].jump, 2);	/* false: to the \elif */
+	assert_int_equal(s->cmd[2].jump, 4);	/* false: to the \else */
+	assert_int_equal(s->cmd[2].end, 8);	/* after a branch ran: to \endif */
+	assert_int_equal(s->cmd[4].end, 8);
+	assert_int_equal(s->cmd[5].jump, 6);	/* the inner \if's \endif */
+	assert_int_equal(s->cmd[8].kind, TPCB_ENDIF);
+}
+
+static void sleeps(void **state)
+{
+	const struct tpcb_script *s;
+
+	(void)state;
+	s = add("\\sleep 10ms\n\\sleep 3\n\\sleep 250 us\n\\sleep :t s\n\\set t 1\n");
+	assert_int_equal(s->cmd[0].amount * s->cmd[0].unit_us, 10000);
+	assert_int_equal(s->cmd[1].amount * s->cmd[1].unit_us, 3000000);
+	assert_int_equal(s->cmd[2].amount * s->cmd[2].unit_us, 250);
+	assert_int_equal(s->cmd[3].unit_us, 1000000);
+	assert_string_equal(set.names[s->cmd[3].sleep_slot], "t");
+	assert_true(s->waits);
+}
+
+static void weights_and_defines(void **state)
+{
+	char name[64];
+	int w;
+
+	(void)state;
+	assert_int_equal(tpcb_script_weight("x.sql@7", name, sizeof(name), &w, err, sizeof(err)), 0);
+	assert_string_equal(name, "x.sql");
+	assert_int_equal(w, 7);
+	assert_int_equal(tpcb_script_weight("a@b@2", name, sizeof(name), &w, err, sizeof(err)), 0);
+	assert_string_equal(name, "a@b");
+	assert_int_equal(tpcb_script_weight("plain", name, sizeof(name), &w, err, sizeof(err)), 0);
+	assert_int_equal(w, 1);
+	assert_int_equal(tpcb_script_weight("select-only@one", name, sizeof(name), &w, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "invalid weight specification: @one"));
+	assert_int_equal(tpcb_script_weight("x@-1", name, sizeof(name), &w, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "weight specification out of range (0 .. 2147483647): -1"));
+	assert_int_equal(tpcb_scripts_define(&set, "v=12", err, sizeof(err)), 0);
+	assert_int_equal(tpcb_scripts_define(&set, "v=13", err, sizeof(err)), 0);
+	assert_int_equal(set.ndefs, 1);
+	assert_string_equal(set.defs[0].value, "13");
+	assert_int_equal(tpcb_scripts_define(&set, "foobla", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "invalid variable definition: \"foobla\""));
+	assert_int_equal(tpcb_scripts_define(&set, "1x=2", err, sizeof(err)), -EINVAL);
+	assert_int_equal(tpcb_scripts_define(&set, "x=", err, sizeof(err)), -EINVAL);
+	add("\\set y :v + 1\n");
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), 0);
+}
+
+/* Each refusal: text, then what its message must hold. */
+static const struct {
+	const char *text, *msg;
+} refused[] = {
+	{ "\\if 1\n", "t.sql:1: \\if without matching \\endif" },
+	{ "\\elif 1\n", "t.sql:1: \\elif without matching \\if" },
+	{ "\\else\n", "t.sql:1: \\else without matching \\if" },
+	{ "\\endif\n", "t.sql:1: \\endif without matching \\if" },
+	{ "\\if 1\n\\else\n\\elif 0\n\\endif\n", "t.sql:3: \\elif after \\else" },
+	{ "\\if 1\n\\else\n\\else\n\\endif\n", "t.sql:3: \\else after \\else" },
+	{ "\\if\n\\endif\n", "t.sql:1:4: syntax error in command \"if\"" },
+	{ "\\if 0\n\\elif +\n\\endif\n", "t.sql:2:8: syntax error in command \"elif\"" },
+	{ "\\if 0\n\\else BAD\n\\endif\n", "t.sql:2:7: unexpected argument in command \"else\"" },
+	{ "\\if 0\n\\endif BAD\n", "t.sql:2:8: unexpected argument in command \"endif\"" },
+	{ "\\set i least()\n", "at least one argument expected (least)" },
+	{ "\\set i hash(1,2,3)\n", "unexpected number of arguments (hash)" },
+	{ "\\set i 100000000000000000000\n", "bigint constant overflow" },
+	{ "\\set d .1E310\n", "double constant overflow" },
+	{ "SELECT 1;\n\\set i 1 +\n", "t.sql:2:11: syntax error in command \"set\"\n\\set i 1 +\n          ^ error found here" },
+	{ "\\set i permute(1)\n", "unexpected number of arguments (permute)" },
+	{ "\\set\n", "t.sql:1:1: missing argument in command \"set\"" },
+	{ "\\set 9x 1\n", "t.sql:1:6: invalid variable name: \"9x\"" },
+	{ "\\sleep\n", "missing argument in command \"sleep\"" },
+	{ "\\sleep 1 ms x\n", "too many arguments in command \"sleep\"" },
+	{ "\\sleep 1 hours\n", "unrecognized time unit, must be us, ms or s (hours)" },
+	{ "\\sleep x\n", "invalid sleep time, must be an integer (x)" },
+	{ "\\gset\n", "t.sql:1:1: \\gset must follow an SQL command" },
+	{ "SELECT 1 \\gset a b\n", "too many arguments in command \"gset\"" },
+	{ "SELECT 1 \\gset\n\\aset\n", "\\aset must follow an SQL command" },
+	{ "\\frobnicate\n", "t.sql:1:1: invalid command in command \"frobnicate\"" },
+	{ "\\shell ls\n", "\\shell is not supported by eicbench" },
+	{ "\\startpipeline\n\\startpipeline\n", "already in pipeline mode" },
+	{ "\\endpipeline\n", "\\endpipeline: not in pipeline mode" },
+	{ "\\startpipeline\nSELECT 1 \\gset\n\\endpipeline\n", "\\gset is not allowed in pipeline mode" },
+	{ "\\startpipeline\nSELECT 1;\n", "end of script reached with pipeline open" },
+	{ "-- only a comment\n", "empty command list for script \"t.sql\"" },
+	{ "", "empty command list for script \"t.sql\"" },
+};
+
+static void refusals(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		struct tpcb_scripts one;
+		char why[2048] = "";
+
+		tpcb_scripts_init(&one);
+		if (tpcb_scripts_add_text(&one, "t.sql", refused[i].text, 1, why, sizeof(why)) != -EINVAL)
+			fail_msg("'%s' accepted", refused[i].text);
+		if (!strstr(why, refused[i].msg))
+			fail_msg("'%s': '%s' lacks '%s'", refused[i].text, why, refused[i].msg);
+		tpcb_scripts_free(&one);
 	}
 }
 
-/* Every draw in range at SCALE; with EXTREMES, bid, tid and delta reach both ends. */
-static void ranges_at(long long scale, bool extremes)
-{
-	struct tpcb_script s;
-	struct tpcb_params p;
-	struct rng r;
-	int64_t lo[TPCB_NVARS] = { INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
-	int64_t hi[TPCB_NVARS] = { INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN };
-	char txt[TPCB_NUM_MAX];
-
-	load(TPCB_TPCB_LIKE, &s);
-	rng_seed(&r, (uint64_t)scale);
-	for (int i = 0; i < 200000; i++) {
-		tpcb_draw(&r, &s, scale, &p);
-		for (int v = 0; v < TPCB_NVARS; v++) {
-			lo[v] = p.v[v] < lo[v] ? p.v[v] : lo[v];
-			hi[v] = p.v[v] > hi[v] ? p.v[v] : hi[v];
-		}
-		tpcb_format_int(p.v[TPCB_AID], txt);
-		assert_string_equal(txt, p.txt[TPCB_AID]);
-	}
-	assert_true(lo[TPCB_AID] >= 1 && hi[TPCB_AID] <= 100000 * scale);
-	assert_true(lo[TPCB_BID] >= 1 && hi[TPCB_BID] <= scale);
-	assert_true(lo[TPCB_TID] >= 1 && hi[TPCB_TID] <= 10 * scale);
-	if (!extremes) {
-		assert_true(hi[TPCB_AID] > INT32_MAX / 2);
-		return;
-	}
-	assert_int_equal(lo[TPCB_BID], 1);
-	assert_int_equal(hi[TPCB_BID], scale);
-	assert_int_equal(lo[TPCB_TID], 1);
-	assert_int_equal(hi[TPCB_TID], 10 * scale);
-	assert_int_equal(lo[TPCB_DELTA], -5000);
-	assert_int_equal(hi[TPCB_DELTA], 5000);
-}
-
-static void draw_ranges(void **state)
+/* A variable read that nothing can set: refused with its place. */
+static void unknown_variable(void **state)
 {
 	(void)state;
-	ranges_at(1, true);
-	ranges_at(3, true);
-	ranges_at(25000, false);	/* aid up to 2.5e9: bigint territory */
+	add("SELECT 1;\n\\set y 2 * :nowhere\n");
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.sql:2:12: undefined variable \"nowhere\""));
+	assert_non_null(strstr(err, "\n\\set y 2 * :nowhere\n           ^"));
 }
 
-static void draw_reproducible(void **state)
-{
-	struct tpcb_script s;
-	struct tpcb_params a, b;
-	struct rng r1, r2, r3;
-	int same = 0;
-
-	(void)state;
-	load(TPCB_SELECT_ONLY, &s);
-	rng_seed(&r1, 42);
-	rng_seed(&r2, 42);
-	rng_seed(&r3, 43);
-	for (int i = 0; i < 1000; i++) {
-		tpcb_draw(&r1, &s, 10, &a);
-		tpcb_draw(&r2, &s, 10, &b);
-		assert_int_equal(a.v[TPCB_AID], b.v[TPCB_AID]);
-		assert_int_equal(a.v[TPCB_BID], 0);	/* select-only draws aid alone */
-		tpcb_draw(&r3, &s, 10, &b);
-		same += a.v[TPCB_AID] == b.v[TPCB_AID];
-	}
-	assert_true(same < 5);
-}
-
-/*
- * Chi-square of N draws of variable V at SCALE over BINS equal-width bins of
- * its range; compared with the 0.1% critical value for BINS - 1 degrees of
- * freedom (Wilson-Hilferty), so a uniform draw fails with p < 0.001 while
- * a fixed seed keeps the test deterministic.
- */
-static void chi_square(enum tpcb_var v, long long scale, int64_t lo, int64_t n_values,
-		       int bins, int n)
-{
-	struct tpcb_script s;
-	struct tpcb_params p;
-	struct rng r;
-	uint64_t count[200] = { 0 };
-	double chi = 0, k = bins - 1, z = 3.090, crit;
-
-	load(TPCB_TPCB_LIKE, &s);
-	rng_seed(&r, 20240601 + (uint64_t)v);
-	for (int i = 0; i < n; i++) {
-		tpcb_draw(&r, &s, scale, &p);
-		count[(p.v[v] - lo) * bins / n_values]++;
-	}
-	for (int b = 0; b < bins; b++) {
-		/* values in bin b: those x with floor(x * bins / n_values) == b */
-		int64_t first = (b * n_values + bins - 1) / bins;
-		int64_t next = ((b + 1) * n_values + bins - 1) / bins;
-		double expect = (double)n * (double)(next - first) / (double)n_values;
-
-		chi += ((double)count[b] - expect) * ((double)count[b] - expect) / expect;
-	}
-	crit = k * pow(1 - 2 / (9 * k) + z * sqrt(2 / (9 * k)), 3);
-	if (chi > crit)
-		fail_msg("variable %d: chi-square %.1f above %.1f", v, chi, crit);
-}
-
-static void draw_uniform(void **state)
+/* With a \gset anywhere, any name may be set at run time: no refusal. */
+static void gset_may_set(void **state)
 {
 	(void)state;
-	chi_square(TPCB_AID, 1, 1, 100000, 100, 1000000);
-	chi_square(TPCB_AID, 7, 1, 700000, 140, 1000000);
-	chi_square(TPCB_BID, 50, 1, 50, 50, 500000);
-	chi_square(TPCB_TID, 10, 1, 100, 100, 500000);
-	chi_square(TPCB_DELTA, 1, -5000, 10001, 101, 1000000);
+	add("SELECT 1 AS one \\gset\n\\set y :one + :elsewhere\n");
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), 0);
 }
+
+static void whole_set(void **state)
+{
+	(void)state;
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), 0);	/* none: tpcb-like */
+	assert_int_equal(set.n, 1);
+	assert_string_equal(set.s[0].builtin, "tpcb-like");
+	tpcb_scripts_free(&set);
+	tpcb_scripts_init(&set);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(tpcb_scripts_add_builtin(&set, (enum tpcb_builtin)i, 0, err, sizeof(err)), 0);
+	assert_int_equal(tpcb_scripts_finish(&set, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "total script weight must not be zero"));
+	tpcb_scripts_free(&set);
+	tpcb_scripts_init(&set);
+	for (int i = 0; i < TPCB_MAX_SCRIPTS; i++)
+		assert_int_equal(tpcb_scripts_add_builtin(&set, TPCB_SELECT_ONLY, 1, err, sizeof(err)), 0);
+	assert_int_equal(tpcb_scripts_add_builtin(&set, TPCB_SELECT_ONLY, 1, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "at most 128 SQL scripts are allowed"));
+	assert_int_equal(set.ncmds, 2 * TPCB_MAX_SCRIPTS);
+	assert_int_equal(set.s[5].first, 10);
+}
+
+static void missing_file(void **state)
+{
+	(void)state;
+	assert_int_equal(tpcb_scripts_add_file(&set, "/nonexistent/no-such-file.sql", 1, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "could not open file \"/nonexistent/no-such-file.sql\""));
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, fresh, release)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tpcb_like_statements),
-		cmocka_unit_test(other_builtins),
-		cmocka_unit_test(render_and_values),
-		cmocka_unit_test(format_int),
-		cmocka_unit_test(draw_ranges),
-		cmocka_unit_test(draw_reproducible),
-		cmocka_unit_test(draw_uniform),
+		T(tpcb_like), T(sql_cutting), T(variables), T(conditionals), T(sleeps),
+		T(weights_and_defines), T(refusals), T(unknown_variable), T(gset_may_set),
+		T(whole_set), T(missing_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench/tpcb/tpcb_stats.h"
+#include "io/rng.h"
 
 static struct tpcb_done done(enum tpcb_outcome o, uint64_t sched_us, uint64_t start_us,
 			     uint64_t end_us, int tries)
@@ -28,7 +29,7 @@ static void outcomes(void **state)
 	struct tpcb_done f = done(TPCB_FAILED, 0, 0, 50, 3);
 
 	(void)state;
-	tpcb_stats_init(&s);
+	tpcb_stats_init(&s, 1, 1);
 	tpcb_stats_add(&s, &(struct tpcb_done){ .outcome = TPCB_OK, .sched_ns = 3000,
 			.start_ns = 5000, .end_ns = 11000, .tries = 1 }, 9000, true);
 	tpcb_stats_add(&s, &(struct tpcb_done){ .outcome = TPCB_OK, .sched_ns = 0,
@@ -52,6 +53,12 @@ static void outcomes(void **state)
 	assert_int_equal(s.lag_count, 2);
 	assert_int_equal(s.lag_max_ns, 2000);
 	assert_float_equal(s.lag_sum_ns, 3000, 1e-9);
+	/* the script's own counts: every done record names script 0 */
+	assert_int_equal(s.script[0].committed, 2);
+	assert_int_equal(s.script[0].failed, 2);
+	assert_int_equal(s.script[0].skipped, 1);
+	assert_float_equal(s.script[0].lat_sum_ns, 8000 + 10000, 1e-9);
+	tpcb_stats_free(&s);
 }
 
 /* Latencies split over three "threads" merge to what one place counts. */
@@ -62,13 +69,13 @@ static void merge_equals_single(void **state)
 
 	(void)state;
 	rng_seed(&r, 5);
-	tpcb_stats_init(&all);
-	tpcb_stats_init(&merged);
+	tpcb_stats_init(&all, 4, 2);
+	tpcb_stats_init(&merged, 4, 2);
 	for (int i = 0; i < 3; i++)
-		tpcb_stats_init(&part[i]);
+		tpcb_stats_init(&part[i], 4, 2);
 	for (int i = 0; i < 30000; i++) {
 		uint64_t lat = 50000 + rng_below(&r, 5000000) * (1 + i % 7);
-		struct tpcb_done d = { .outcome = i % 97 ? TPCB_OK : TPCB_FAILED,
+		struct tpcb_done d = { .outcome = i % 97 ? TPCB_OK : TPCB_FAILED, .script = i % 2,
 			.fail = TPCB_FAIL_DEADLOCK, .end_ns = lat, .tries = 1 + (i % 5 == 0) };
 
 		part[i % 3].stmt[i % 4].count++;
@@ -95,6 +102,16 @@ static void merge_equals_single(void **state)
 		assert_int_equal(merged.stmt[k].count, all.stmt[k].count);
 		assert_float_equal(merged.stmt[k].sum_ns, all.stmt[k].sum_ns, 1);
 	}
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(merged.script[k].committed, all.script[k].committed);
+		assert_int_equal(merged.script[k].failed, all.script[k].failed);
+		assert_float_equal(merged.script[k].lat_sum2_ns, all.script[k].lat_sum2_ns,
+				   1e-9 * all.script[k].lat_sum2_ns);
+	}
+	tpcb_stats_free(&all);
+	tpcb_stats_free(&merged);
+	for (int i = 0; i < 3; i++)
+		tpcb_stats_free(&part[i]);
 }
 
 static void live_progress(void **state)
@@ -159,11 +176,13 @@ static void aggregate(void **state)
 static void poisson_schedule(void **state)
 {
 	struct tpcb_schedule s;
+	struct tpcb_prng g;
 	double prev = 1e9, sum = 0, sum2 = 0;
 	int n = 200000;
 
 	(void)state;
-	tpcb_schedule_init(&s, 9, 1000.0, 1000000000);	/* 1000 per second from t = 1 s */
+	tpcb_prng_seed(&g, 9);
+	tpcb_schedule_init(&s, &g, 1000.0, 1000000000);	/* 1000 per second from t = 1 s */
 	for (int i = 0; i < n; i++) {
 		double t = (double)tpcb_schedule_next(&s), gap = t - prev;
 
@@ -172,7 +191,9 @@ static void poisson_schedule(void **state)
 		sum2 += gap * gap;
 		prev = t;
 	}
-	/* exponential gaps: mean 1 ms, standard deviation equal to the mean */
+	/* exponential gaps rounded to whole µs: mean 1 ms, standard deviation
+	 * equal to the mean; every gap a whole number of µs */
+	assert_true(((uint64_t)prev - 1000000000) % 1000 == 0);
 	assert_float_equal(sum / n, 1e6, 1e6 * 0.01);
 	assert_float_equal(sqrt(sum2 / n - (sum / n) * (sum / n)), 1e6, 1e6 * 0.02);
 }

@@ -106,10 +106,19 @@ static void synopsis(FILE *out, const struct man_form *forms)
 	fputs(".fi\n", out);
 }
 
-/* One option as --help shows it: its names and value, then its help. */
+/* One option as --help shows it: its names and value, then its help (a
+ * positional argument by its name alone). */
 static void option(FILE *out, const struct opt_desc *d)
 {
 	fputs(".TP\n", out);
+	if (d->type == OPT_ARG) {
+		fputs("\\fI", out);
+		text(out, d->metavar ? d->metavar : d->name);
+		fputs("\\fR\n", out);
+		text(out, d->help);
+		fputc('\n', out);
+		return;
+	}
 	if (d->short_name)
 		fprintf(out, "\\fB\\-%c\\fR, ", d->short_name);
 	fputs("\\fB\\-\\-", out);

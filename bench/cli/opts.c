@@ -374,9 +374,20 @@ static int store(const struct opt_desc *d, void *cfg, const char *v,
 			return range_error(d, v, err, errlen);
 		*(double *)field = sec;
 		return 0;
+	case OPT_CALL:
+		if (store_text(d, v, err, errlen) < 0)
+			return -EINVAL;
+		/* fall through */
+	case OPT_CALL_FLAG:
+		return d->take(cfg, v, err, errlen) < 0 ? -EINVAL : 0;
 	default:
 		return -EINVAL;
 	}
+}
+
+static bool takes_value(const struct opt_desc *d)
+{
+	return d->type != OPT_FLAG && d->type != OPT_CALL_FLAG;
 }
 /* Store D's value: V when attached ("=v", "-xv"), else the next argument. */
 static int store_value(const struct opt_desc *d, void *cfg, const char *v,
@@ -392,13 +403,22 @@ static int store_value(const struct opt_desc *d, void *cfg, const char *v,
 	return store(d, cfg, v, err, errlen);
 }
 
+static void mark(const struct opt_desc *table, const struct opt_desc *d, bool *given)
+{
+	if (given && d)
+		given[d - table] = true;
+}
+
 static int parse_long(const struct opt_desc *table, void *cfg, int argc,
-		      char **argv, int *i, char *err, size_t errlen)
+		      char **argv, int *i, bool *given, char *err, size_t errlen)
 {
 	const char *a = argv[*i] + 2, *eq = strchr(a, '=');
 	size_t len = eq ? (size_t)(eq - a) : strlen(a);
 	const struct opt_desc *d = find(table, a, len);
 
+	if (d && d->type == OPT_ARG)
+		d = NULL;
+	mark(table, d, given);
 	if (!d) {
 		char name[SHOWN_MAX + 8];
 
@@ -407,7 +427,7 @@ static int parse_long(const struct opt_desc *table, void *cfg, int argc,
 			 (int)strcspn(name, "="), name);
 		return -EINVAL;
 	}
-	if (d->type != OPT_FLAG)
+	if (takes_value(d))
 		return store_value(d, cfg, eq ? eq + 1 : NULL, argc, argv, i, err, errlen);
 	if (eq) {
 		snprintf(err, errlen, "--%s takes no value", d->name);
@@ -418,11 +438,12 @@ static int parse_long(const struct opt_desc *table, void *cfg, int argc,
 
 /* "-x", "-x value", "-xvalue", or bundled flags "-xyz". */
 static int parse_short(const struct opt_desc *table, void *cfg, int argc,
-		       char **argv, int *i, char *err, size_t errlen)
+		       char **argv, int *i, bool *given, char *err, size_t errlen)
 {
 	for (const char *a = argv[*i] + 1; *a; a++) {
 		const struct opt_desc *d = find_short(table, *a);
 
+		mark(table, d, given);
 		if (!d) {
 			char c[2] = { *a, 0 }, shown[8];
 
@@ -430,10 +451,65 @@ static int parse_short(const struct opt_desc *table, void *cfg, int argc,
 			snprintf(err, errlen, "unknown option '-%s'; see --help", shown);
 			return -EINVAL;
 		}
-		if (d->type != OPT_FLAG)
+		if (takes_value(d))
 			return store_value(d, cfg, a[1] ? a + 1 : NULL, argc, argv, i,
 					   err, errlen);
-		store(d, cfg, NULL, err, errlen);
+		if (store(d, cfg, NULL, err, errlen) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* A positional argument into the table's next free OPT_ARG. */
+static int positional(const struct opt_desc *table, void *cfg, const char *a, bool *given,
+		      char *err, size_t errlen)
+{
+	char shown[SHOWN_MAX + 8];
+
+	for (const struct opt_desc *d = table; d->name; d++) {
+		const char **field = (const char **)((char *)cfg + d->offset);
+
+		if (d->type != OPT_ARG || *field)
+			continue;
+		if (store_text(d, a, err, errlen) < 0)
+			return -EINVAL;
+		*field = a;
+		mark(table, d, given);
+		return 0;
+	}
+	opts_escape(a, shown, sizeof(shown));
+	for (const struct opt_desc *d = table; d->name; d++)
+		if (d->type == OPT_ARG) {
+			snprintf(err, errlen, "too many command-line arguments (first is '%s'); give one %s",
+				 shown, d->metavar ? d->metavar : d->name);
+			return -EINVAL;
+		}
+	snprintf(err, errlen, "unexpected argument '%s'; options start with --", shown);
+	return -EINVAL;
+}
+
+static bool asks_help(const struct opt_desc *table, const char *a)
+{
+	return !strcmp(a, "--help") || !strcmp(a, "-?") || (!strcmp(a, "-h") && !find_short(table, 'h'));
+}
+
+int opts_parse_given(const struct opt_desc *table, void *cfg, int argc, char **argv,
+		     bool *given, char *err, size_t errlen)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int ret;
+
+		if (asks_help(table, a))
+			return 1;
+		if (!strncmp(a, "--", 2) && a[2])
+			ret = parse_long(table, cfg, argc, argv, &i, given, err, errlen);
+		else if (a[0] == '-' && a[1] && a[1] != '-')
+			ret = parse_short(table, cfg, argc, argv, &i, given, err, errlen);
+		else
+			ret = positional(table, cfg, a, given, err, errlen);
+		if (ret < 0)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -441,27 +517,7 @@ static int parse_short(const struct opt_desc *table, void *cfg, int argc,
 int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 	       char *err, size_t errlen)
 {
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		int ret;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return 1;
-		if (!strncmp(a, "--", 2) && a[2])
-			ret = parse_long(table, cfg, argc, argv, &i, err, errlen);
-		else if (a[0] == '-' && a[1] && a[1] != '-')
-			ret = parse_short(table, cfg, argc, argv, &i, err, errlen);
-		else {
-			char shown[SHOWN_MAX + 8];
-
-			opts_escape(a, shown, sizeof(shown));
-			snprintf(err, errlen, "unexpected argument '%s'; options start with --", shown);
-			return -EINVAL;
-		}
-		if (ret < 0)
-			return -EINVAL;
-	}
-	return 0;
+	return opts_parse_given(table, cfg, argc, argv, NULL, err, errlen);
 }
 
 void opts_usage(FILE *out, const char *usage, const struct opt_desc *t)
@@ -472,8 +528,11 @@ void opts_usage(FILE *out, const char *usage, const struct opt_desc *t)
 
 		if (t->short_name)
 			snprintf(alias, sizeof(alias), "-%c, ", t->short_name);
-		snprintf(left, sizeof(left), "%s--%s%s%s", alias, t->name,
-			 t->metavar ? " " : "", t->metavar ? t->metavar : "");
+		if (t->type == OPT_ARG)
+			snprintf(left, sizeof(left), "%s", t->metavar ? t->metavar : t->name);
+		else
+			snprintf(left, sizeof(left), "%s--%s%s%s", alias, t->name,
+				 t->metavar ? " " : "", t->metavar ? t->metavar : "");
 		fprintf(out, "  %-26s %s", left, t->help);
 		if (t->def)
 			fprintf(out, " (default %s)", t->def);

@@ -6,6 +6,10 @@
  * value (control characters shown escaped, as \n) and what is allowed;
  * they are returned, never printed here. Numbers are taken written one way
  * only; strings (OPT_STR, OPT_LIST) holding a control character are refused.
+ * "--help" and "-?" ask for help, and "-h" too unless the table gives -h a
+ * meaning of its own (a host, as pgbench's). A table may take positional
+ * arguments (OPT_ARG) and options whose every occurrence a function of the
+ * command takes, in order (OPT_CALL, OPT_CALL_FLAG: pgbench's -f, -b, -S).
  */
 #ifndef BENCH_CLI_OPTS_H
 #define BENCH_CLI_OPTS_H
@@ -24,6 +28,9 @@ enum opt_type {
 			* seconds (OPTS_SECONDS_MAX when max is 0) */
 	OPT_STR,       /* const char *, pointing into argv */
 	OPT_LIST,      /* struct opt_list: repeatable string option */
+	OPT_ARG,       /* const char *: a positional argument (one per entry, in order) */
+	OPT_CALL,      /* take(cfg, value) for every occurrence */
+	OPT_CALL_FLAG, /* take(cfg, NULL) for every occurrence; no value */
 };
 
 #define OPT_LIST_MAX 16
@@ -44,6 +51,8 @@ struct opt_desc {
 	const char   *def;      /* default, as shown in --help */
 	const char   *help;
 	char          short_name; /* optional one-letter alias ("-c 4", "-c4"); 0: none */
+	/* OPT_CALL, OPT_CALL_FLAG: 0, or -EINVAL with ERR filled */
+	int         (*take)(void *cfg, const char *value, char *err, size_t errlen);
 };
 
 #define OPT_ERR_MAX 512
@@ -57,6 +66,10 @@ struct opt_desc {
  */
 int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 	       char *err, size_t errlen);
+
+/* The same, marking in GIVEN[i] (one bool per table entry) the entries given. */
+int opts_parse_given(const struct opt_desc *table, void *cfg, int argc, char **argv,
+		     bool *given, char *err, size_t errlen);
 
 void opts_usage(FILE *out, const char *usage, const struct opt_desc *table);
 

@@ -29,7 +29,7 @@
 
 struct confsweep_opts {
 	struct server_cfg srv;
-	struct opt_list set;
+	struct opt_list set, files, builtins, defines;
 	long long runs, clients, threads, transactions, scale, order_seed, pipeline;
 	double duration;
 	const char *warmup, *workload, *protocol, *query, *out, *resume;
@@ -45,6 +45,12 @@ static const struct opt_desc confsweep_table[] = {
 	{ "runs", OPT_INT, CO(runs), 1, 1000, "N", "the file's, else 3", "measured runs of every step" },
 	{ "workload", OPT_STR, CO(workload), 0, 0, "NAME", "the file's, else tpcb",
 	  "tpcb (TPC-B-like), select-only, simple-update, or bitmap (the cold bitmap-scan query)" },
+	{ "file", OPT_LIST, CO(files), 0, 0, "FILE[@W]", "the file's script =",
+	  "TPC-B: run this pgbench script (repeatable; instead of the workload's builtin)", 'f' },
+	{ "builtin", OPT_LIST, CO(builtins), 0, 0, "NAME[@W]", "the file's builtin =",
+	  "TPC-B: run this builtin script (repeatable, with -f)", 'b' },
+	{ "define", OPT_LIST, CO(defines), 0, 0, "NAME=VALUE", "the file's define =",
+	  "TPC-B: a variable for the scripts (repeatable)", 'D' },
 	{ "client", OPT_INT, CO(clients), 1, TPCB_MAX_CLIENTS, "N", "the file's, else 4", "TPC-B clients", 'c' },
 	{ "jobs", OPT_INT, CO(threads), 1, TPCB_MAX_CLIENTS, "N", "the file's, else 2", "TPC-B threads", 'j' },
 	{ "time", OPT_SECONDS, CO(duration), 0, 86400, "SECONDS", "the file's, else 60", "each measured run this long (at most 24h)", 'T' },
@@ -77,6 +83,7 @@ struct confsweep {
 	struct runner r;
 	struct tpcb_wcfg tpcb;
 	struct bitmap_cfg bitmap;
+	char where[TPCB_MAX_SCRIPTS + 256][PATH_MAX + 32];	/* origins of a load's parts */
 	char err[4096];
 };
 
@@ -137,9 +144,97 @@ static int seconds_option(struct confsweep *cs, const char *key, const char *giv
 	return 0;
 }
 
+static int builtin_of(const char *workload, enum tpcb_builtin *b)
+{
+	static const char *const names[] = { "tpcb", "simple-update", "select-only" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(workload, names[i])) {
+			*b = (enum tpcb_builtin)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* A step's (or [sweep]'s) load keys, with the command line's -f, -b, -D
+ * over [sweep]'s, into a spec whose parts say where they came from. */
+static void spec_of(struct confsweep *cs, const struct stepfile_load *l, bool with_cli,
+		    struct tpcb_load_spec *spec)
+{
+	const struct confsweep_opts *o = &cs->o;
+	bool cli_scripts = with_cli && (o->files.n || o->builtins.n);
+	int n = 0;
+
+	memset(spec, 0, sizeof(*spec));
+	for (int i = 0; l && i < l->ndefines && spec->ndefines < 256; i++) {
+		snprintf(cs->where[n], sizeof(cs->where[0]), "%s line %d", cs->file, l->define[i].line);
+		spec->where[n] = cs->where[n];
+		n++;
+		spec->define[spec->ndefines++] = l->define[i].def;
+	}
+	for (int i = 0; with_cli && i < o->defines.n && spec->ndefines < 256; i++) {
+		spec->where[n++] = "-D";
+		spec->define[spec->ndefines++] = o->defines.v[i];
+	}
+	for (int i = 0; !cli_scripts && l && i < l->nscripts; i++) {
+		snprintf(cs->where[n], sizeof(cs->where[0]), "%s line %d", cs->file, l->script[i].line);
+		spec->where[n] = cs->where[n];
+		n++;
+		spec->builtin[spec->nscripts] = l->script[i].builtin;
+		spec->script[spec->nscripts++] = l->script[i].spec;
+	}
+	for (int i = 0; cli_scripts && i < o->files.n; i++) {
+		spec->where[n++] = "-f";
+		spec->script[spec->nscripts++] = o->files.v[i];
+	}
+	for (int i = 0; cli_scripts && i < o->builtins.n; i++) {
+		spec->where[n++] = "-b";
+		spec->builtin[spec->nscripts] = true;
+		spec->script[spec->nscripts++] = o->builtins.v[i];
+	}
+}
+
+/* The sweep file's folder: its scripts' paths are relative to it. */
+static void base_dir(const struct confsweep *cs, char *out, size_t len)
+{
+	const char *slash = cs->file ? strrchr(cs->file, '/') : NULL;
+
+	if (!slash)
+		snprintf(out, len, ".");
+	else
+		snprintf(out, len, "%.*s", (int)(slash - cs->file), cs->file);
+}
+
+/* Load 0 from [sweep] and the command line; a load per step that names its own. */
+static int loads(struct confsweep *cs, enum tpcb_builtin fallback)
+{
+	struct tpcb_wcfg *w = &cs->tpcb;
+	struct tpcb_load_spec spec;
+	char base[PATH_MAX];
+	int ret;
+
+	base_dir(cs, base, sizeof(base));
+	spec_of(cs, cs->sf ? &cs->sf->defaults : NULL, true, &spec);
+	ret = workload_tpcb_add_load(w, &spec, base, fallback, cs->err, sizeof(cs->err));
+	for (int k = 0; ret >= 0 && cs->sf && cs->sf->own_load && k < cs->sf->steps.nsteps; k++) {
+		const struct stepfile_load *l = &cs->sf->load[k];
+
+		if (!memcmp(l, &cs->sf->defaults, sizeof(*l))) {
+			w->load_of[k] = 0;	/* the same as [sweep]'s */
+			continue;
+		}
+		spec_of(cs, l, false, &spec);
+		ret = workload_tpcb_add_load(w, &spec, base, fallback, cs->err, sizeof(cs->err));
+		if (ret >= 0)
+			w->load_of[k] = ret;
+	}
+	return ret < 0 ? ret : 0;
+}
+
 static int tpcb_options(struct confsweep *cs, const char *workload)
 {
 	struct tpcb_wcfg *w = &cs->tpcb;
+	enum tpcb_builtin fallback;
 	long long clients, threads, scale, tx = 0;
 	const char *proto = cs->o.protocol ? cs->o.protocol : file_option(cs, "protocol", "simple");
 	int ret = number_option(cs, "clients", cs->o.clients, 4, 1, TPCB_MAX_CLIENTS, &clients);
@@ -157,12 +252,14 @@ static int tpcb_options(struct confsweep *cs, const char *workload)
 		ret = seconds_option(cs, "warmup", cs->o.warmup, 10, &w->warmup_s);
 	if (ret < 0)
 		return ret;
-	if (tpcb_builtin_parse(!strcmp(workload, "tpcb") ? "tpcb-like" : workload, &w->run.builtin) < 0 ||
-	    tpcb_protocol_parse(proto, &w->run.protocol) < 0) {
+	if (builtin_of(workload, &fallback) < 0 || tpcb_protocol_parse(proto, &w->run.protocol) < 0) {
 		snprintf(cs->err, sizeof(cs->err), "workload %s, protocol %s: give tpcb, select-only, simple-update or bitmap, and simple, extended or prepared",
 			 workload, proto);
 		return -EINVAL;
 	}
+	ret = loads(cs, fallback);
+	if (ret < 0)
+		return ret;
 	w->run.clients = (int)clients;
 	w->run.threads = (int)threads;
 	w->run.transactions = tx;
@@ -267,7 +364,8 @@ static int resume_options(struct confsweep *cs)
 	const struct workload *wl;
 	json_t *meta;
 
-	if (cs->file || o->set.n || o->runs || o->workload || o->clients || o->threads || o->duration ||
+	if (cs->file || o->set.n || o->files.n || o->builtins.n || o->defines.n || o->runs ||
+	    o->workload || o->clients || o->threads || o->duration ||
 	    o->transactions || o->protocol || o->pipeline || o->scale || o->warmup || o->query ||
 	    o->cold || o->no_checkpoint || o->out || o->order_seed >= 0) {
 		snprintf(cs->err, sizeof(cs->err), "--resume %s: the plan is the folder's; give only the server's options with it",
@@ -351,6 +449,7 @@ int cmd_confsweep(int argc, char **argv)
 		ret = runner_main(&cs->r, argc + 2, argv - 2, finish, cs->err, sizeof(cs->err));	/* see cmd.h */
 		ret = cmd_runner_end(&cs->r, ret, cs->err, true);
 	}
+	workload_tpcb_free(&cs->tpcb);
 	query_free(&cs->bitmap.q);
 	json_decref(cs->bitmap.refs);
 	json_decref(cs->bitmap.cache_check);

@@ -1,8 +1,11 @@
 /*
- * cmd_export: "eicbench export DIR... --dsn CONNINFO": result folders into
- * the tables of a results database (bench/export/export.h); a run folder takes its
- * sweeps and probes with it. A folder that cannot be loaded is said and
- * skipped; exit 0 when something was loaded, 2 when nothing could be.
+ * cmd_export: "eicbench export DIR... --dsn CONNINFO [--label TEXT]
+ * [--with-logs]": result folders into the tables of a results database
+ * (bench/export/export.h); a run folder takes its sweeps and probes with
+ * it; tpcb and confsweep folders fill the tests table too. The schema's
+ * migrations are applied first, in order. A folder that cannot be loaded
+ * is said and skipped; exit 0 when something was loaded, 2 when nothing
+ * could be.
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,36 +21,47 @@
 
 #define MAX_DIRS 256
 
-struct export_opts {
+struct cmd_export_opts {
 	const char *dsn;
+	struct export_opts o;
 };
 
+#define EO(f) offsetof(struct cmd_export_opts, f)
+
 static const struct opt_desc export_table[] = {
-	{ "dsn", OPT_STR, offsetof(struct export_opts, dsn), 0, 0, "CONNINFO", NULL,
+	{ "dsn", OPT_STR, EO(dsn), 0, 0, "CONNINFO", NULL,
 	  "the results database (libpq connection string or URI; PG* variables apply)" },
+	{ "label", OPT_STR, EO(o.label), 0, 0, "TEXT", "the sweep file's name, else the command",
+	  "the test set the folders belong to (folders.label, tests.label)" },
+	{ "with-logs", OPT_FLAG, EO(o.with_logs), 0, 0, NULL, NULL,
+	  "tpcb folders' pgbench logs too: eicbench.timing (per transaction), timing_intervals (--aggregate-interval)" },
 	{ 0 }
 };
 
-#define USAGE "eicbench export DIR [DIR...] --dsn CONNINFO\n" \
-	      "  each DIR a result folder of eicbench sweep, probe or run"
+#define USAGE "eicbench export DIR [DIR...] --dsn CONNINFO [--label TEXT] [--with-logs]\n" \
+	      "  each DIR a result folder of eicbench sweep, probe, run, tpcb run or confsweep"
 
 static void say(const struct export_folder *f)
 {
-	const char *what = !strcmp(f->command, "sweep") ? "trials" :
+	const char *what = !strcmp(f->command, "sweep") || !strcmp(f->command, "confsweep") ? "trials" :
 			   !strcmp(f->command, "probe") ? "points" : NULL;
 
 	fprintf(stderr, "loaded %s (%s", f->id, f->command);
 	if (what)
 		fprintf(stderr, ", %zu %s", f->rows, what);
+	if (f->tests)
+		fprintf(stderr, ", %zu test%s", f->tests, f->tests == 1 ? "" : "s");
+	if (f->timing)
+		fprintf(stderr, ", %zu log lines", f->timing);
 	fprintf(stderr, ")%s\n", f->torn ? "; a torn last line was left out" : "");
 }
 
 /* DIR, and when it is a run its subfolders. Folders loaded, or -errno. */
-static int export_tree(PGconn *c, const char *dir, int *skipped)
+static int export_tree(PGconn *c, const char *dir, const struct export_opts *o, int *skipped)
 {
 	char names[32][128], sub[PATH_MAX + 130], err[2048];
 	struct export_folder f, s;
-	int n, loaded = 0, ret = export_folder(c, dir, NULL, &f, err, sizeof(err));
+	int n, loaded = 0, ret = export_folder(c, dir, NULL, o, &f, err, sizeof(err));
 
 	if (ret < 0) {
 		fprintf(stderr, "eicbench export: %s %s\n", ret == -EINVAL ? "skipped" : "failed:", err);
@@ -59,7 +73,7 @@ static int export_tree(PGconn *c, const char *dir, int *skipped)
 	n = strcmp(f.command, "run") ? 0 : export_subfolders(dir, names, 32);
 	for (int i = 0; i < n; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]);
-		ret = export_folder(c, sub, f.id, &s, err, sizeof(err));
+		ret = export_folder(c, sub, f.id, o, &s, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "eicbench export: %s %s\n", ret == -EINVAL ? "skipped" : "failed:", err);
 			(*skipped)++;
@@ -75,9 +89,9 @@ static int export_tree(PGconn *c, const char *dir, int *skipped)
 
 int cmd_export(int argc, char **argv)
 {
-	struct export_opts o = { 0 };
+	struct cmd_export_opts o = { 0 };
 	char err[2048], dsn[1024];
-	int n = 0, loaded = 0, skipped = 0, ret;
+	int n = 0, loaded = 0, skipped = 0, applied = 0, ret;
 	PGconn *c;
 
 	while (n < argc && argv[n][0] != '-')
@@ -102,9 +116,14 @@ int cmd_export(int argc, char **argv)
 		PQfinish(c);
 		return cmd_fail("export", -EIO, err);
 	}
-	ret = export_prepare(c, err, sizeof(err));
+	ret = export_prepare(c, &applied, err, sizeof(err));
+	if (ret < 0)
+		fprintf(stderr, "eicbench export: %s\n", err);
+	else if (applied)
+		fprintf(stderr, "eicbench export: the results database's schema is now at version %d (%d migration%s applied)\n",
+			export_schema_version(c, err, sizeof(err)), applied, applied == 1 ? "" : "s");
 	for (int i = 0; ret == 0 && i < n; i++) {
-		int k = export_tree(c, argv[i], &skipped);
+		int k = export_tree(c, argv[i], &o.o, &skipped);
 
 		if (k < 0)
 			ret = k;

@@ -1,11 +1,14 @@
 /*
  * export: result folders into the tables of a results database (schema
  * eicbench, sql/export/): a row per folder with its facts, per trial, per
- * probe point and per run, keyed by folder and trial key (or point number)
- * so that loading a folder again replaces its rows. A run's subfolders go in
- * with it. One transaction per folder: a folder is in whole or not at all.
+ * probe point, per run and per TPC-B run (export_tpcb.c), keyed by folder
+ * (HOST/NAME) and trial key (or point number) so that loading a folder
+ * again replaces its rows. A run's subfolders go in with it. One
+ * transaction per folder: a folder is in whole or not at all. The schema's
+ * migrations are listed here, in order; each is applied once.
  */
 #include "bench/export/export.h"
+#include "bench/export/export_tpcb.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,13 +22,71 @@
 #include "bench/report/report.h"
 #include "bench/pg/sqltext.h"
 
-int export_prepare(PGconn *c, char *err, size_t errlen)
+/* The migrations, in the order they are applied: version N is the Nth. */
+static const char *const migrations[] = {
+	"export/migrate_0001_base.sql",
+	"export/migrate_0002_hosts.sql",
+	"export/migrate_0003_tpcb.sql",
+};
+#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+int export_schema_version(PGconn *c, char *err, size_t errlen)
 {
-	return pgutil_exec_file(c, "export/schema.sql", err, errlen);
+	PGresult *r = pgutil_query(c, sql_text("export/schema_applied.sql"), 0, NULL, err, errlen);
+	int v;
+
+	if (!r)
+		return -EIO;
+	v = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return v;
 }
 
-/* "20261201T103000Z-run/sweep-blog": the folder's name, under its run's. */
-static void folder_id(const char *dir, const char *parent_id, char *out, size_t len)
+static int migrate(PGconn *c, int from, int *applied, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	for (int v = from + 1; ret == 0 && v <= NMIGRATIONS; v++) {
+		char no[16], name[64];
+		const char *p[2] = { no, name };
+		const char *base = strrchr(migrations[v - 1], '/') + 1;
+
+		snprintf(no, sizeof(no), "%d", v);
+		snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - 4), base);
+		ret = pgutil_exec_file(c, migrations[v - 1], err, errlen);
+		if (ret == 0)
+			ret = pgutil_exec(c, sql_text("export/schema_record.sql"), 2, p, err, errlen);
+		if (ret == 0 && applied)
+			(*applied)++;
+	}
+	return ret;
+}
+
+int export_prepare(PGconn *c, int *applied, char *err, size_t errlen)
+{
+	int ret = pgutil_exec_file(c, "export/schema_version.sql", err, errlen), v;
+
+	if (applied)
+		*applied = 0;
+	if (ret == 0)
+		ret = pgutil_exec(c, "BEGIN", 0, NULL, err, errlen);
+	if (ret == 0)
+		ret = pgutil_exec_file(c, "export/schema_lock.sql", err, errlen);
+	v = ret == 0 ? export_schema_version(c, err, errlen) : ret;
+	if (v > NMIGRATIONS) {
+		snprintf(err, errlen, "the results database is at schema version %d, newer than this eicbench's %d: export with a newer eicbench",
+			 v, NMIGRATIONS);
+		v = -EINVAL;
+	}
+	ret = v < 0 ? v : migrate(c, v, applied, err, errlen);
+	if (ret == 0)
+		return pgutil_exec(c, "COMMIT", 0, NULL, err, errlen);
+	PQclear(PQexec(c, "ROLLBACK"));
+	return ret;
+}
+
+/* DIR's own name, without trailing slashes. */
+static void base_name(const char *dir, char *out, size_t len)
 {
 	char copy[PATH_MAX];
 	size_t n;
@@ -34,8 +95,18 @@ static void folder_id(const char *dir, const char *parent_id, char *out, size_t 
 	n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
-	if ((size_t)snprintf(out, len, "%s%s%s", parent_id ? parent_id : "", parent_id ? "/" : "",
-			     strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy) >= len)
+	snprintf(out, len, "%s", strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy);
+}
+
+/* "db1/20261201T103000Z-run/sweep-blog": the host, then the folder's name
+ * under its run's (whose id holds the host already). */
+static void folder_id(const char *dir, const char *parent_id, const char *host, char *out,
+		      size_t len)
+{
+	char name[PATH_MAX];
+
+	base_name(dir, name, sizeof(name));
+	if ((size_t)snprintf(out, len, "%s/%s", parent_id ? parent_id : host, name) >= len)
 		out[len - 1] = '\0';	/* cut: ids are far shorter than PATH_MAX */
 }
 
@@ -48,25 +119,38 @@ static const char *num_text(double v, char *buf, size_t len)
 	return buf;
 }
 
-static int put_folder(PGconn *c, const struct export_folder *f, const json_t *meta,
-		      char *err, size_t errlen)
+/* What a folder is labelled: --label, else its sweep file's name, else its command. */
+static const char *label_of(const json_t *meta, const struct export_opts *o)
 {
-	char *text = json_dumps(meta, JSON_COMPACT), ra[32], rows[32];
+	const char *sf = report_str_at(meta, "sweep_file", NULL);
+
+	if (o && o->label)
+		return o->label;
+	if (sf && strrchr(sf, '/'))
+		return strrchr(sf, '/') + 1;
+	return sf ? sf : report_str_at(meta, "command", NULL);
+}
+
+static int put_folder(PGconn *c, const struct export_folder *f, const json_t *meta,
+		      const struct export_opts *o, char *err, size_t errlen)
+{
+	char *text = json_dumps(meta, JSON_COMPACT), ra[32], rows[32], name[PATH_MAX];
 	const char *query = report_str_at(meta, "plan", "query");
-	const char *p[13] = {
+	const char *p[15] = {
 		f->id, report_str_at(meta, "command", NULL), f->dir, f->parent_id[0] ? f->parent_id : NULL,
 		report_str_at(meta, "host", "hostname"), report_str_at(meta, "started_utc", NULL),
 		report_str_at(meta, "git_rev", NULL), report_str_at(meta, "server", "version"),
 		report_str_at(meta, "device", "name"),
 		num_text(report_num_at(meta, "device.read_ahead_kb"), ra, sizeof(ra)),
 		num_text(report_num_at(meta, "dataset.rows"), rows, sizeof(rows)),
-		query, text,
+		query, text, name, label_of(meta, o),
 	};
 	int ret;
 
 	if (!text)
 		return -ENOMEM;
-	ret = pgutil_exec(c, sql_text("export/folder.sql"), 13, p, err, errlen);
+	base_name(f->dir, name, sizeof(name));
+	ret = pgutil_exec(c, sql_text("export/folder.sql"), 15, p, err, errlen);
 	free(text);
 	return ret;
 }
@@ -112,9 +196,41 @@ static int put_point(PGconn *c, const char *id, size_t no, const json_t *pt,
 	return ret;
 }
 
+enum lines { TRIALS, POINTS, CONFSWEEP, TPCB };
+
+/* One record of DIR/FILE, as what KIND of folder holds. */
+static int put_line(PGconn *c, struct export_folder *f, const json_t *meta, const json_t *t,
+		    size_t no, enum lines kind, const struct export_opts *o, char *err, size_t errlen)
+{
+	const char *key = report_str_at(t, "trial_key", NULL);
+	int ret;
+
+	switch (kind) {
+	case POINTS:
+		return put_point(c, f->id, no, t, err, errlen);
+	case TRIALS:
+		return put_trial(c, f->id, t, err, errlen);
+	case CONFSWEEP:
+		ret = put_trial(c, f->id, t, err, errlen);
+		if (ret == 0 && key && json_is_object(json_object_get(t, "tpcb")) &&
+		    (ret = export_tpcb_test(c, f, meta, label_of(meta, o), key, t, err, errlen)) == 0)
+			f->tests++;
+		return ret;
+	default:	/* a tpcb folder's one record: its key is "run" */
+		if (json_object_get(t, "error"))
+			return 0;	/* a run that failed before measuring */
+		ret = export_tpcb_test(c, f, meta, label_of(meta, o), "run", t, err, errlen);
+		if (ret == 0)
+			f->tests++;
+		if (ret == 0 && o && o->with_logs)
+			ret = export_tpcb_logs(c, f, "run", t, err, errlen);
+		return ret;
+	}
+}
+
 /* The lines of DIR/FILE, one call each; a torn last line is left out and counted. */
-static int put_lines(PGconn *c, struct export_folder *f, const char *file, int points,
-		     char *err, size_t errlen)
+static int put_lines(PGconn *c, struct export_folder *f, const json_t *meta, const char *file,
+		     enum lines kind, const struct export_opts *o, char *err, size_t errlen)
 {
 	json_t *lines = NULL, *t;
 	size_t i;
@@ -124,8 +240,7 @@ static int put_lines(PGconn *c, struct export_folder *f, const char *file, int p
 		return 0;
 	f->torn += torn;
 	json_array_foreach(lines, i, t) {
-		ret = points ? put_point(c, f->id, i + 1, t, err, errlen) :
-			       put_trial(c, f->id, t, err, errlen);
+		ret = put_line(c, f, meta, t, i + 1, kind, o, err, errlen);
 		if (ret < 0)
 			break;
 		f->rows++;
@@ -145,17 +260,22 @@ static int put_run(PGconn *c, const char *id, const json_t *meta, char *err, siz
 }
 
 /* The folder's own rows, in one transaction. */
-static int put_all(PGconn *c, struct export_folder *f, const json_t *meta, char *err, size_t errlen)
+static int put_all(PGconn *c, struct export_folder *f, const json_t *meta,
+		   const struct export_opts *o, char *err, size_t errlen)
 {
 	const char *cmd = report_str_at(meta, "command", NULL);
 	int ret = pgutil_exec(c, "BEGIN", 0, NULL, err, errlen);
 
 	if (ret == 0)
-		ret = put_folder(c, f, meta, err, errlen);
+		ret = put_folder(c, f, meta, o, err, errlen);
 	if (ret == 0 && !strcmp(cmd, "sweep"))
-		ret = put_lines(c, f, RECORD_TRIALS, 0, err, errlen);
+		ret = put_lines(c, f, meta, RECORD_TRIALS, TRIALS, o, err, errlen);
+	if (ret == 0 && !strcmp(cmd, "confsweep"))
+		ret = put_lines(c, f, meta, RECORD_TRIALS, CONFSWEEP, o, err, errlen);
+	if (ret == 0 && !strcmp(cmd, "tpcb run"))
+		ret = put_lines(c, f, meta, RECORD_TRIALS, TPCB, o, err, errlen);
 	if (ret == 0 && !strcmp(cmd, "probe"))
-		ret = put_lines(c, f, "points.jsonl", 1, err, errlen);
+		ret = put_lines(c, f, meta, "points.jsonl", POINTS, o, err, errlen);
 	if (ret == 0 && !strcmp(cmd, "run"))
 		ret = put_run(c, f->id, meta, err, errlen);
 	if (ret == 0)
@@ -165,31 +285,32 @@ static int put_all(PGconn *c, struct export_folder *f, const json_t *meta, char 
 	return ret;
 }
 
-static const char *const known[] = { "sweep", "probe", "run", NULL };
+static const char *const known[] = { "sweep", "probe", "run", "confsweep", "tpcb run", NULL };
 
-int export_folder(PGconn *c, const char *dir, const char *parent_id,
+int export_folder(PGconn *c, const char *dir, const char *parent_id, const struct export_opts *o,
 		  struct export_folder *f, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	const char *cmd;
+	const char *cmd, *host;
 	json_t *meta;
 	int ret = -EINVAL;
 
 	memset(f, 0, sizeof(*f));
 	snprintf(f->dir, sizeof(f->dir), "%s", dir);
 	snprintf(f->parent_id, sizeof(f->parent_id), "%s", parent_id ? parent_id : "");
-	folder_id(dir, parent_id, f->id, sizeof(f->id));
 	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
 	meta = json_load_file(path, 0, NULL);
+	host = report_str_at(meta, "host", "hostname");
+	folder_id(dir, parent_id, host && *host ? host : "unknown-host", f->id, sizeof(f->id));
 	cmd = report_str_at(meta, "command", NULL);
 	for (int i = 0; cmd && known[i]; i++)
 		if (!strcmp(cmd, known[i]))
 			ret = 0;
 	if (ret < 0)
-		snprintf(err, errlen, "%s: %s; give folders written by eicbench sweep, probe or run", dir,
-			 !meta ? "no readable meta.json" : cmd ? "not a sweep, probe or run folder" : "meta.json names no command");
+		snprintf(err, errlen, "%s: %s; give folders written by eicbench sweep, probe, run, tpcb run or confsweep", dir,
+			 !meta ? "no readable meta.json" : cmd ? "not a sweep, probe, run, tpcb or confsweep folder" : "meta.json names no command");
 	else
-		ret = put_all(c, f, meta, err, errlen);
+		ret = put_all(c, f, meta, o, err, errlen);
 	snprintf(f->command, sizeof(f->command), "%s", cmd ? cmd : "");
 	json_decref(meta);
 	return ret;

@@ -1,8 +1,11 @@
 /*
  * server_conn: connections to the server: the managed cluster through the
  * Unix socket in its data directory as the superuser, a --dsn server
- * through its connection string; a ping for readiness. libpq's messages pass through the redactor before they reach
- * ERR (they may echo a connection string).
+ * through its connection string (libpq and the PG* variables fill in what
+ * it leaves out); a ping for readiness. "eicbench" is only the fallback
+ * application name: the connection string's and PGAPPNAME win. libpq's
+ * messages pass through the redactor before they reach ERR (they may echo
+ * a connection string).
  */
 #include "bench/pg/server_priv.h"
 
@@ -14,7 +17,7 @@
 #include "io/clock.h"
 
 static const char *const conn_keys[] = { "host", "port", "user", "dbname",
-	"application_name", "connect_timeout", NULL };
+	"fallback_application_name", "connect_timeout", NULL };
 
 static void conn_values(const struct server *s, const char *db, char *port,
 			const char **vals)
@@ -58,11 +61,11 @@ PGconn *server_connect(const struct server *s, const char *dbname,
 	PGconn *c;
 
 	if (s->external) {
-		const char *ek[] = { "dbname", "dbname", "application_name", NULL };
+		const char *ek[] = { "dbname", "dbname", "fallback_application_name", NULL };
 		const char *ev[] = { s->dsn, dbname, "eicbench", NULL };
 
 		if (!dbname)
-			ek[1] = "application_name", ek[2] = NULL, ev[1] = "eicbench";
+			ek[1] = "fallback_application_name", ek[2] = NULL, ev[1] = "eicbench";
 		c = PQconnectdbParams(ek, ev, 1);
 	} else {
 		conn_values(s, dbname ? dbname : SERVER_DBNAME, port, vals);

@@ -172,6 +172,40 @@ static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 		*used += (size_t)n < len - *used ? (size_t)n : len - 1 - *used;
 }
 
+/* A recorded TPC-B load as its scripts read: "mine.sql@3 + select-only@1". */
+static void load_words(const json_t *load, char *buf, size_t len)
+{
+	const json_t *scripts = json_is_array(load) ? load : json_object_get(load, "scripts"), *x;
+	size_t used = 0, i, n = json_array_size(scripts);
+
+	buf[0] = '\0';
+	json_array_foreach(scripts, i, x) {
+		const char *name = json_string_value(json_object_get(x, "builtin")) ?:
+				   json_string_value(json_object_get(x, "name")) ?: "?";
+
+		if (n == 1)
+			append(buf, len, &used, "%s", name);
+		else
+			append(buf, len, &used, "%s%s@%lld", i ? " + " : "", name,
+			       (long long)json_integer_value(json_object_get(x, "weight")));
+	}
+}
+
+/* The scripts of step K when the sweep's steps run loads of their own and
+ * K's is not the one of the step before it, into BUF (else ""). */
+static void load_change(const struct steps_report *s, int k, char *buf, size_t len)
+{
+	const json_t *t = json_object_get(json_object_get(s->meta, "plan"), "tpcb");
+	const json_t *of = json_object_get(t, "load_of_step");
+	json_int_t mine = json_integer_value(json_array_get(of, (size_t)k));
+
+	buf[0] = '\0';
+	if (!json_is_array(of) || (k > 0 && json_integer_value(json_array_get(of, (size_t)k - 1)) == mine) ||
+	    (k == 0 && mine == 0))
+		return;
+	load_words(json_array_get(json_object_get(t, "loads"), (size_t)mine), buf, len);
+}
+
 /* What each step set that the one before it did not (the file's order). */
 static void changes(struct steps_report *s)
 {
@@ -195,6 +229,13 @@ static void changes(struct steps_report *s)
 		json_object_foreach(json_object_get(prev, "settings"), name, v)
 			if (!json_object_get(set, name))
 				append(out, len, &used, "%s%s as before the sweep", used ? ", " : "", name);
+		{
+			char scripts[256];
+
+			load_change(s, k, scripts, sizeof(scripts));
+			if (scripts[0])
+				append(out, len, &used, "%sruns %s", used ? "; " : "", scripts);
+		}
 		prev = e;
 	}
 }

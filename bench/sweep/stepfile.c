@@ -30,6 +30,7 @@ struct own {
 
 struct parse {
 	struct stepfile *sf;
+	struct stepfile_load own_load[SWEEP_MAX_STEPS];   /* each step's own load keys */
 	const char *text, *at;         /* the reader's position */
 	int   line;                    /* of the line libinih has just read */
 	int   nsections;
@@ -97,6 +98,35 @@ static int sweep_option(struct parse *p, const char *key, const char *value)
 	return 1;
 }
 
+static bool load_key(const char *key)
+{
+	return !strcmp(key, "script") || !strcmp(key, "builtin") || !strcmp(key, "define");
+}
+
+/* script, builtin, define: into L, several of each allowed. */
+static int load_item(struct parse *p, struct stepfile_load *l, const char *key, const char *value)
+{
+	bool def = !strcmp(key, "define");
+
+	if (!*value)
+		return fail(p, p->line, "no value given to", key);
+	if (strlen(value) >= STEPFILE_ITEM_MAX)
+		return fail(p, p->line, "too long a value (at most 255 bytes) for", key);
+	if (def && l->ndefines == STEPFILE_MAX_DEFINES)
+		return fail(p, p->line, "too many defines (at most 32) in one section:", value);
+	if (!def && l->nscripts == STEPFILE_MAX_SCRIPTS)
+		return fail(p, p->line, "too many scripts (at most 16) in one section:", value);
+	if (def) {
+		snprintf(l->define[l->ndefines].def, STEPFILE_ITEM_MAX, "%s", value);
+		l->define[l->ndefines++].line = p->line;
+	} else {
+		snprintf(l->script[l->nscripts].spec, STEPFILE_ITEM_MAX, "%s", value);
+		l->script[l->nscripts].builtin = !strcmp(key, "builtin");
+		l->script[l->nscripts++].line = p->line;
+	}
+	return 1;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct parse *p = user;
@@ -110,6 +140,12 @@ static int handler(void *user, const char *section, const char *key, const char 
 
 		opts_escape(opts_has_control(key) ? key : value, shown, sizeof(shown));
 		return fail(p, p->line, "a control character (a tab or other) in", shown);
+	}
+	if (load_key(key) && !strcmp(section, SWEEP_SECTION))
+		return load_item(p, &p->sf->defaults, key, value);
+	if (load_key(key) && s >= 0) {
+		p->sf->own_load = true;
+		return load_item(p, &p->own_load[p->step_of[s]], key, value);
 	}
 	if (!strcmp(section, SWEEP_SECTION))
 		return sweep_option(p, key, value);
@@ -165,6 +201,30 @@ static int sections(struct parse *p)
 	return 0;
 }
 
+/* Step S's load in force into OUT: its own scripts, else those before it
+ * (the last step's when cumulative, else [sweep]'s); defines on top. */
+static void fold_load(const struct stepfile_load *before, const struct stepfile_load *own,
+		      struct stepfile_load *out)
+{
+	*out = *before;
+	if (own->nscripts) {
+		out->nscripts = own->nscripts;
+		memcpy(out->script, own->script, sizeof(own->script));
+	}
+	for (int j = 0; j < own->ndefines; j++) {
+		size_t n = strcspn(own->define[j].def, "=");
+		int i = 0;
+
+		while (i < out->ndefines && !(strncmp(out->define[i].def, own->define[j].def, n) == 0 &&
+					      out->define[i].def[n] == '='))
+			i++;
+		if (i == STEPFILE_MAX_DEFINES)
+			continue;	/* each section holds at most this many; the fold keeps the first ones */
+		out->define[i] = own->define[j];
+		out->ndefines += i == out->ndefines;
+	}
+}
+
 /* The steps into the plan, cumulative ones carrying the settings before them. */
 static int build(struct parse *p, char *err, size_t errlen)
 {
@@ -203,6 +263,8 @@ static int build(struct parse *p, char *err, size_t errlen)
 			snprintf(err, errlen, "%s line %d: %s", sf->path, p->section_line[s], why);
 			return -EINVAL;
 		}
+		fold_load(sf->cumulative && k > 0 ? &sf->load[k - 1] : &sf->defaults, &p->own_load[p->step_of[s]],
+			  &sf->load[k]);
 		sf->step_line[k] = p->section_line[s];
 		for (int j = 0; j < acc.n; j++)
 			sf->setting_line[k][sweep_grid_find(&sf->grid, acc.name[j])] = acc.line[j];

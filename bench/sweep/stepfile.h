@@ -4,9 +4,15 @@
  * independent, the workload and its options); every other section is a step,
  * in file order, its keys the settings it sets. Cumulative steps carry the
  * settings of the steps before them (as the seed posts tuned one setting
- * after another); independent steps set only their own. Errors name the file
- * and the line. Does not talk to a server: the server checks the names and
- * values before the first step.
+ * after another); independent steps set only their own. Three keys are the
+ * TPC-B load rather than settings, each allowed several times, in [sweep]
+ * (every step's) or in a step: script = FILE[@W] (a pgbench script file,
+ * relative to the sweep file's folder), builtin = NAME[@W] and define =
+ * NAME=VALUE. A step that names scripts runs those instead of [sweep]'s
+ * (cumulative steps keep the scripts of the step before them); its defines
+ * add to and override the ones before it. Errors name the file and the
+ * line. Does not talk to a server: the server checks the names and values
+ * before the first step.
  */
 #ifndef BENCH_SWEEP_STEPFILE_H
 #define BENCH_SWEEP_STEPFILE_H
@@ -18,6 +24,17 @@
 #include "bench/sweep/sweep.h"
 
 #define STEPFILE_MAX_OPTIONS 32
+#define STEPFILE_MAX_SCRIPTS 16
+#define STEPFILE_MAX_DEFINES 32
+#define STEPFILE_ITEM_MAX    256
+
+/* The TPC-B load a step runs: its scripts (files and builtins, in order)
+ * and defines, each with the line that gave it. */
+struct stepfile_load {
+	int  nscripts, ndefines;
+	struct { char spec[STEPFILE_ITEM_MAX]; bool builtin; int line; } script[STEPFILE_MAX_SCRIPTS];
+	struct { char def[STEPFILE_ITEM_MAX]; int line; } define[STEPFILE_MAX_DEFINES];
+};
 
 struct stepfile {
 	char path[PATH_MAX];
@@ -28,6 +45,9 @@ struct stepfile {
 	struct sweep_steps steps;
 	int  step_line[SWEEP_MAX_STEPS];      /* where each step's section starts */
 	int  setting_line[SWEEP_MAX_STEPS][SWEEP_MAX_SETTINGS];  /* where it set each */
+	struct stepfile_load defaults;        /* [sweep]'s */
+	struct stepfile_load load[SWEEP_MAX_STEPS];   /* each step's, in force */
+	bool own_load;                        /* a step names a load of its own */
 };
 
 /* Read PATH into SF. 0, or -EINVAL with ERR naming the file, the line and

@@ -1,8 +1,13 @@
 /*
- * tpcb_client: the per-client state machine; see tpcb_client.h. The hot
- * path (a result in, the next statement out) reads the clock once, draws
- * the next values and sends before it counts the finished transaction, so
- * the server waits as little as possible on the client.
+ * tpcb_client: the client's connection and one transaction at a time (no
+ * --pipeline; tpcb_pipeline.c does that; the start and end of
+ * transactions are tpcb_cstate.c's, running commands tpcb_exec.c's): run the
+ * meta-commands, send an SQL command, wait for its results, go on; see
+ * tpcb_client.h. The hot path (a result in, the next command out) reads
+ * the clock once and sends before it counts a finished transaction, so the
+ * server waits on the client as little as it can. A transaction that never
+ * waited (a script of meta-commands only) hands the thread back before the
+ * next one starts (c->ready), so a loop of them cannot starve the others.
  */
 #include "bench/tpcb/tpcb_client.h"
 
@@ -13,110 +18,161 @@
 #include <string.h>
 
 #include "bench/pg/sqltext.h"
+#include "bench/tpcb/tpcb_cstate.h"
+#include "bench/tpcb/tpcb_exec.h"
+#include "bench/tpcb/tpcb_pipeline.h"
+#include "io/clock.h"
 
-static const char *const stmt_names[TPCB_MAX_STMTS] = {
-	"tpcb_0", "tpcb_1", "tpcb_2", "tpcb_3", "tpcb_4", "tpcb_5", "tpcb_6", "tpcb_7",
-};
+/* ---- connections ---------------------------------------------------------------- */
 
-static bool pipelined(const struct tpcb_client *c)
+static int setup(struct tpcb_client *c, char *err, size_t errlen)
 {
-	return c->ctx->cfg->pipeline > 0;
-}
-
-static struct tpcb_tx *tx_at(struct tpcb_client *c, int i)
-{
-	return &c->ring[(c->head + i) % c->depth];
-}
-
-/* First line of a libpq message, without its newline. */
-static void first_line(const char *msg, char *out, size_t len)
-{
-	size_t n = msg ? strcspn(msg, "\n") : 0;
-
-	snprintf(out, len, "%.*s", (int)n, n ? msg : "no message");
-}
-
-static void abort_client(struct tpcb_client *c, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (c->state != TPCB_C_RUN)
-		return;
-	n = snprintf(c->msg, sizeof(c->msg), "client %d ", c->id);
-	va_start(ap, fmt);
-	vsnprintf(c->msg + n, sizeof(c->msg) - (size_t)n, fmt, ap);
-	va_end(ap);
-	c->state = TPCB_C_ABORTED;
-}
-
-static void lost(struct tpcb_client *c)
-{
-	char line[256];
-
-	first_line(PQerrorMessage(c->conn), line, sizeof(line));
-	abort_client(c, "lost its connection: %s", line);
-}
-
-/* libpq holds what the socket did not take: wait for it to be writable. */
-static void flush(struct tpcb_client *c)
-{
-	int r = PQflush(c->conn);
-
-	if (r < 0)
-		lost(c);
-	c->want_write = r > 0;
-}
-
-/* ---- sending ------------------------------------------------------------- */
-
-static bool send_stmt(struct tpcb_client *c, const struct tpcb_tx *tx, int k)
-{
-	const struct tpcb_stmt *s = &c->ctx->script->stmt[k];
-	const char *vals[TPCB_NVARS];
-	int ok;
-
-	switch (c->ctx->cfg->protocol) {
-	case TPCB_SIMPLE:
-		tpcb_stmt_render(s, &tx->p, c->sql, sizeof(c->sql));
-		ok = PQsendQuery(c->conn, c->sql);
-		break;
-	case TPCB_EXTENDED:
-		tpcb_stmt_values(s, &tx->p, vals);
-		ok = PQsendQueryParams(c->conn, s->param_sql, s->nparams, NULL, vals,
-				       NULL, NULL, 0);
-		break;
-	default:
-		tpcb_stmt_values(s, &tx->p, vals);
-		ok = PQsendQueryPrepared(c->conn, stmt_names[k], s->nparams, vals,
-					 NULL, NULL, 0);
+	memset(c->prepared, 0, (size_t)c->ctx->set->ncmds * sizeof(*c->prepared));
+	if (PQsetnonblocking(c->conn, 1) != 0 ||
+	    (tpcb_pipelined(c) && !PQenterPipelineMode(c->conn))) {
+		snprintf(err, errlen, "client %d: cannot set up the connection: %s", c->id,
+			 PQerrorMessage(c->conn));
+		return -EIO;
 	}
-	if (!ok)
-		lost(c);
-	return ok;
+	c->fd = PQsocket(c->conn);
+	c->registered = false;
+	return 0;
 }
 
-/* The whole transaction and a sync (pipeline), or its first statement. */
-static void send_tx(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
+/* --pipeline: every command prepared before the connection enters pipeline mode. */
+static int prepare_all(struct tpcb_client *c, char *err, size_t errlen)
 {
-	tx->stmt = 0;
-	tx->failed = tx->doomed = false;
-	tx->fail = TPCB_FAIL_NONE;
-	tx->stmt_ns = now;
-	c->busy_since_ns = now;
-	if (!pipelined(c)) {
-		if (send_stmt(c, tx, 0))
-			flush(c);
-		return;
+	const struct tpcb_scripts *set = c->ctx->set;
+
+	for (int i = 0; i < set->n; i++)
+		if (!tpcb_exec_prepare(c, &set->s[i], 0, set->s[i].ncmds)) {
+			snprintf(err, errlen, "%s", c->msg);
+			return -EIO;
+		}
+	return 0;
+}
+
+static int connect_client(struct tpcb_client *c, char *err, size_t errlen)
+{
+	char why[1024];
+
+	c->conn = server_connect(c->ctx->srv, c->ctx->cfg->dbname, why, sizeof(why));
+	if (!c->conn) {
+		snprintf(err, errlen, "client %d %s", c->id, why);
+		return -EIO;
 	}
-	for (int k = 0; k < c->ctx->script->nstmts; k++)
-		if (!send_stmt(c, tx, k))
-			return;
-	if (!PQpipelineSync(c->conn)) {
-		lost(c);
+	if (tpcb_pipelined(c) && c->ctx->cfg->protocol == TPCB_PREPARED) {
+		memset(c->prepared, 0, (size_t)c->ctx->set->ncmds * sizeof(*c->prepared));
+		if (prepare_all(c, err, errlen) < 0)
+			return -EIO;
+		return PQsetnonblocking(c->conn, 1) == 0 && PQenterPipelineMode(c->conn) ?
+		       (c->fd = PQsocket(c->conn), c->registered = false, 0) :
+		       (snprintf(err, errlen, "client %d: cannot enter pipeline mode: %s", c->id,
+				 PQerrorMessage(c->conn)), -EIO);
+	}
+	return setup(c, err, errlen);
+}
+
+/* -C: a new connection for the transaction about to start. False: aborted. */
+static bool reconnect(struct tpcb_client *c)
+{
+	uint64_t t0 = clock_now_ns();
+	char err[1024];
+
+	if (connect_client(c, err, sizeof(err)) < 0) {
+		PQfinish(c->conn);
+		c->conn = NULL;
+		tpcb_c_abort(c, "aborted while establishing connection: %s", err);
+		return false;
+	}
+	c->ctx->connections_ns += (double)(clock_now_ns() - t0);
+	return true;
+}
+
+static void disconnect(struct tpcb_client *c)
+{
+	uint64_t t0 = clock_now_ns();
+
+	PQfinish(c->conn);
+	c->conn = NULL;
+	c->fd = -1;
+	c->registered = false;
+	c->ctx->connections_ns += (double)(clock_now_ns() - t0);
+}
+
+/* ---- one transaction at a time ------------------------------------------------------ */
+
+static void run(struct tpcb_client *c, uint64_t now);
+
+/* The next transaction, if one may start now. */
+static void start(struct tpcb_client *c, uint64_t now)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+	uint64_t sched;
+	int r = tpcb_c_may_start(c, now, &sched);
+
+	if (r < 0) {
+		c->state = TPCB_C_DONE;
 		return;
 	}
-	flush(c);
+	if (r == 0)
+		return;	/* its -R slot is ahead: the thread kicks it then */
+	if (!c->conn && !reconnect(c))
+		return;
+	if (c->ctx->cfg->connect_each && !c->ctx->schedule)
+		sched = now = clock_now_ns();	/* latency from after the connection, as pgbench */
+	tpcb_c_begin(c, tx, sched, now);
+	c->count = 1;
+	c->waited = false;
+	run(c, now);
+}
+
+/* The transaction ended (committed, or failed for good). */
+static void finish(struct tpcb_client *c, uint64_t now)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+	PGTransactionStatusType ts = PQtransactionStatus(c->conn);
+	struct tpcb_done d;
+
+	if (!tx->failed && ts != PQTRANS_IDLE) {
+		tpcb_c_abort(c, ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR ?
+			     "aborted: end of script reached without completing the last transaction" :
+			     "aborted while receiving the transaction status");
+		return;
+	}
+	tpcb_c_done(c, tx, now, &d);
+	c->count = 0;
+	c->phase = TPCB_P_IDLE;
+	if (c->ctx->cfg->connect_each)
+		disconnect(c);
+	if (c->waited)
+		start(c, now);	/* the next one goes out before this one is counted */
+	else
+		c->ready = true;
+	c->ctx->tally(c->ctx->tally_arg, &d);
+}
+
+/* Retry or fail TX for good, its block rolled back already. */
+static void decide(struct tpcb_client *c, uint64_t now)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+	struct tpcb_stmt_stats *st = tpcb_c_stmt(c, tx, tx->fail_cmd);
+
+	c->rolling_back = false;
+	if (tpcb_c_can_retry(c, tx, now)) {
+		tpcb_c_verbose(c, tx, true, now);
+		st->retries++;
+		tx->tries++;
+		c->rng = tx->rng0;	/* the same random values again */
+		tx->pc = 0;
+		tx->failed = false;
+		tx->fail = TPCB_FAIL_NONE;
+		run(c, now);
+		return;
+	}
+	tpcb_c_verbose(c, tx, false, now);
+	st->failures++;
+	finish(c, now);
 }
 
 static void send_rollback(struct tpcb_client *c, uint64_t now)
@@ -124,322 +180,354 @@ static void send_rollback(struct tpcb_client *c, uint64_t now)
 	const char *sql = sql_text("tpcb/rollback.sql");
 
 	c->rolling_back = true;
+	c->phase = TPCB_P_ROLLBACK;
 	c->busy_since_ns = now;
-	if (!PQsendQueryParams(c->conn, sql, 0, NULL, NULL, NULL, NULL, 0) ||
-	    (pipelined(c) && !PQpipelineSync(c->conn))) {
-		lost(c);
+	if (!PQsendQuery(c->conn, sql)) {
+		tpcb_c_lost(c);
 		return;
 	}
-	flush(c);
+	tpcb_c_flush(c);
 }
 
-/* ---- starting ------------------------------------------------------------ */
-
-static void skipped(struct tpcb_client *c, uint64_t now)
+/* After a retryable failure, its command's results all in. */
+static void failed(struct tpcb_client *c, uint64_t now)
 {
-	struct tpcb_done d = { .client = c->id, .tx_no = ++c->finished,
-		.outcome = TPCB_SKIPPED, .sched_ns = c->slot_ns, .start_ns = now,
-		.end_ns = now, .tries = 0 };
+	PGTransactionStatusType ts = PQtransactionStatus(c->conn);
 
-	c->ctx->tally(c->ctx->tally_arg, &d);
-}
-
-/*
- * May a new transaction start now? 1 yes (*SCHED its scheduled start),
- * 0 not yet (its -R slot is ahead), -1 never (limit reached or time up).
- * Slots already later than -L are skipped, as pgbench does.
- */
-static int may_start(struct tpcb_client *c, uint64_t now, uint64_t *sched)
-{
-	const struct tpcb_ctx *x = c->ctx;
-	long long limit = x->cfg->transactions;
-
-	for (;;) {
-		if (x->ending || (limit && c->started >= (uint64_t)limit))
-			return -1;
-		if (!x->schedule) {
-			*sched = now;
-			return 1;
-		}
-		if (!c->has_slot) {
-			c->slot_ns = tpcb_schedule_next(x->schedule);
-			c->has_slot = true;
-		}
-		if (x->end_ns && c->slot_ns > x->end_ns)
-			return -1;
-		if (c->slot_ns > now)
-			return 0;
-		c->has_slot = false;
-		if (!x->late_ns || now - c->slot_ns <= x->late_ns) {
-			*sched = c->slot_ns;
-			return 1;
-		}
-		c->started++;
-		skipped(c, now);
-	}
-}
-
-static void take_replay(struct tpcb_client *c, struct tpcb_tx *tx)
-{
-	*tx = c->replay[0];
-	c->nreplay--;
-	memmove(c->replay, c->replay + 1, (size_t)c->nreplay * sizeof(*c->replay));
-}
-
-/* Time is up: what waits to be retried counts as failed; the rest is dropped. */
-static void drop_replays(struct tpcb_client *c, uint64_t now)
-{
-	for (int i = 0; i < c->nreplay; i++) {
-		struct tpcb_tx *tx = &c->replay[i];
-		struct tpcb_done d = { .client = c->id, .outcome = TPCB_FAILED,
-			.fail = tx->fail, .sched_ns = tx->sched_ns, .start_ns = tx->start_ns,
-			.end_ns = now, .tries = tx->tries - 1 };
-
-		if (tx->doomed)
-			continue;
-		d.tx_no = ++c->finished;
-		c->ctx->tally(c->ctx->tally_arg, &d);
-	}
-	c->nreplay = 0;
-}
-
-/* Fill the pipeline (or start the one transaction) as far as allowed. */
-static void fill(struct tpcb_client *c, uint64_t now)
-{
-	int r = 1;
-
-	if (c->ctx->ending && c->nreplay)
-		drop_replays(c, now);
-	while (c->state == TPCB_C_RUN && c->count < c->depth && !c->recovering &&
-	       !c->rolling_back) {
-		struct tpcb_tx *tx = tx_at(c, c->count);
-		uint64_t sched;
-
-		if (c->nreplay) {
-			take_replay(c, tx);
-		} else if ((r = may_start(c, now, &sched)) == 1) {
-			tpcb_draw(&c->rng, c->ctx->script, c->ctx->scale, &tx->p);
-			tx->sched_ns = sched;
-			tx->start_ns = now;
-			tx->tries = 1;
-			c->started++;
-		} else {
-			break;
-		}
-		c->count++;
-		send_tx(c, tx, now);
-	}
-	if (r < 0 && c->count == 0 && !c->rolling_back && c->state == TPCB_C_RUN)
-		c->state = TPCB_C_DONE;
-}
-
-/* ---- results ------------------------------------------------------------- */
-
-static bool can_retry(const struct tpcb_client *c, const struct tpcb_tx *tx)
-{
-	return tx->fail != TPCB_FAIL_NONE && tx->tries < c->ctx->cfg->max_tries &&
-	       !c->ctx->ending;
-}
-
-/*
- * The head transaction has ended. Decide what it was (done, to retry, to
- * send again) and pop it; *D is filled when it is to be counted.
- */
-static bool settle(struct tpcb_client *c, uint64_t now, struct tpcb_done *d)
-{
-	struct tpcb_tx *tx = tx_at(c, 0);
-	struct tpcb_stmt_stats *st = &c->ctx->stats->stmt[tx->fail_stmt];
-	bool counted = false;
-
-	if (tx->failed || tx->doomed)
-		c->recovering = pipelined(c);
-	if (tx->doomed) {
-		c->replay[c->nreplay++] = *tx;
-	} else if (tx->failed && can_retry(c, tx)) {
-		st->retries++;
-		tx->tries++;
-		c->replay[c->nreplay++] = *tx;
-	} else {
-		*d = (struct tpcb_done){ .client = c->id, .tx_no = ++c->finished,
-			.outcome = tx->failed ? TPCB_FAILED : TPCB_OK, .fail = tx->fail,
-			.sched_ns = tx->sched_ns, .start_ns = tx->start_ns, .end_ns = now,
-			.tries = tx->tries };
-		st->failures += tx->failed;
-		counted = true;
-	}
-	c->head = (c->head + 1) % c->depth;
-	c->count--;
-	return counted;
-}
-
-/* After a failure in a pipeline: once drained, roll back if needed, go on. */
-static void recover(struct tpcb_client *c, uint64_t now)
-{
-	if (c->count > 0)
-		return;
-	if (PQtransactionStatus(c->conn) == PQTRANS_INERROR) {
+	if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR)
 		send_rollback(c, now);
-		return;
-	}
-	c->recovering = false;
+	else if (ts == PQTRANS_IDLE)
+		decide(c, now);
+	else
+		tpcb_c_abort(c, "aborted while receiving the transaction status");
 }
 
-static void tx_end(struct tpcb_client *c, uint64_t now)
+/* \startpipeline at tx->pc: prepare what the pipeline holds, enter it. */
+static bool open_pipeline(struct tpcb_client *c, struct tpcb_tx *tx)
 {
-	struct tpcb_done d;
-	bool counted = settle(c, now, &d);
+	const struct tpcb_script *sc = tpcb_script_of(c, tx);
+	int end = tx->pc;
 
-	if (c->recovering)
-		recover(c, now);
-	fill(c, now);
-	if (counted)
-		c->ctx->tally(c->ctx->tally_arg, &d);
-}
-
-static void stmt_ok(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
-{
-	if (c->ctx->cfg->per_statement) {
-		struct tpcb_stmt_stats *st = &c->ctx->stats->stmt[tx->stmt];
-
-		st->count++;
-		st->sum_ns += (double)(now - tx->stmt_ns);
-		tx->stmt_ns = now;
+	while (end < sc->ncmds && sc->cmd[end].kind != TPCB_ENDPIPE)
+		end++;
+	if (c->ctx->cfg->protocol == TPCB_PREPARED && !tpcb_exec_prepare(c, sc, tx->pc, end))
+		return false;
+	if (!PQenterPipelineMode(c->conn)) {
+		tpcb_c_abort(c, "aborted in command %d (startpipeline) of script %d; failed to enter pipeline mode",
+			     tx->pc, tx->script);
+		return false;
 	}
-	tx->stmt++;
+	tx->nsent = tx->next = 0;
+	return true;
 }
 
-static void stmt_failed(struct tpcb_client *c, struct tpcb_tx *tx, const PGresult *r)
+/* One command that is not a meta-command run locally; false: stop here. */
+static bool step(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
+{
+	const struct tpcb_cmd *k = &tpcb_script_of(c, tx)->cmd[tx->pc];
+	bool in_pipe = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
+	int64_t us;
+
+	switch (k->kind) {
+	case TPCB_SQL:
+		if (!tpcb_exec_send(c, tx, now))
+			return false;
+		if (!in_pipe) {
+			c->phase = TPCB_P_RESULT;
+			c->nresults = 0;
+			c->waited = true;
+			tpcb_c_flush(c);
+			return false;
+		}
+		tx->sent[tx->nsent++] = (uint16_t)tx->pc;
+		break;
+	case TPCB_SLEEP:
+		if ((us = tpcb_exec_sleep_us(c, tx)) < 0)
+			return false;
+		c->wake_ns = now + (uint64_t)(us > 0 ? us : 0) * 1000;
+		c->phase = TPCB_P_SLEEP;
+		c->waited = true;
+		return false;
+	case TPCB_STARTPIPE:
+		if (!open_pipeline(c, tx))
+			return false;
+		break;
+	case TPCB_SYNCPIPE:
+	case TPCB_ENDPIPE:
+		if (!PQpipelineSync(c->conn)) {
+			tpcb_c_lost(c);
+			return false;
+		}
+		c->pipe_syncs++;
+		if (k->kind == TPCB_SYNCPIPE)
+			break;
+		c->phase = TPCB_P_PIPE;
+		c->waited = true;
+		c->busy_since_ns = now;
+		tpcb_c_flush(c);
+		return false;
+	default:
+		break;
+	}
+	if (c->ctx->cfg->per_statement)
+		tpcb_exec_count(c, tx, tx->pc, now = clock_now_ns());
+	tx->pc++;
+	return true;
+}
+
+static void run(struct tpcb_client *c, uint64_t now)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+
+	c->phase = TPCB_P_IDLE;
+	for (;;) {
+		enum tpcb_stop s = tpcb_exec_local(c, tx, &now);
+
+		if (s == TPCB_AT_ABORT)
+			return;
+		if (s == TPCB_AT_END) {
+			finish(c, now);
+			return;
+		}
+		if (!step(c, tx, now))
+			return;
+	}
+}
+
+/* ---- results, one transaction at a time ---------------------------------------------- */
+
+static void sql_error(struct tpcb_client *c, struct tpcb_tx *tx, const PGresult *r)
 {
 	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
 	char line[256];
 
-	tx->failed = true;
-	tx->fail_stmt = tx->stmt++;
-	if (state && !strcmp(state, "40001")) {
-		tx->fail = TPCB_FAIL_SERIALIZATION;
-	} else if (state && !strcmp(state, "40P01")) {
-		tx->fail = TPCB_FAIL_DEADLOCK;
-	} else if (state && !strcmp(state, "25P02") && pipelined(c) && tx->fail_stmt == 0) {
-		tx->failed = false;	/* sent behind a failed one: it never ran */
-		tx->doomed = true;
-	} else {
-		const char *sql = c->ctx->script->stmt[tx->fail_stmt].text;
-
-		first_line(PQresultErrorMessage(r), line, sizeof(line));
-		abort_client(c, "aborted in statement %d (%.100s%s): %s", tx->fail_stmt + 1, sql,
-			     strlen(sql) > 100 ? "..." : "", line);
-	}
-}
-
-static void rollback_result(struct tpcb_client *c, const PGresult *r, uint64_t now)
-{
-	ExecStatusType st = PQresultStatus(r);
-	char line[256];
-
-	if (st == PGRES_COMMAND_OK) {
-		c->expect_null = true;
-	} else if (st == PGRES_PIPELINE_SYNC) {
-		c->rolling_back = c->recovering = false;
-		fill(c, now);
-	} else {
-		first_line(PQresultErrorMessage(r), line, sizeof(line));
-		abort_client(c, "could not roll back: %s", line);
-	}
-}
-
-static void on_result(struct tpcb_client *c, const PGresult *r, uint64_t now)
-{
-	struct tpcb_tx *tx = tx_at(c, 0);
-
-	c->busy_since_ns = now;
-	if (c->rolling_back) {
-		rollback_result(c, r, now);
+	tpcb_c_first_line(PQresultErrorMessage(r), line, sizeof(line));
+	if (state && (!strcmp(state, "40001") || !strcmp(state, "40P01"))) {
+		if (!tx->failed) {
+			tx->failed = true;
+			tx->fail_cmd = tx->pc;
+			tx->fail = state[2] == '0' ? TPCB_FAIL_SERIALIZATION : TPCB_FAIL_DEADLOCK;
+		}
+		if (c->ctx->cfg->verbose_errors)
+			fprintf(tpcb_c_messages(c), "client %d got an error in command %d (SQL) of script %d; %s\n",
+				c->id, tx->pc, tx->script, line);
 		return;
 	}
+	tpcb_c_abort(c, "script %d aborted in command %d query %d: %s", tx->script, tx->pc,
+		     c->nresults, line);
+}
+
+static void gset_result(struct tpcb_client *c, struct tpcb_tx *tx, const struct tpcb_cmd *k,
+			PGresult *r)
+{
+	PQclear(c->kept);
+	c->kept = NULL;
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		PQclear(r);
+		return;
+	}
+	if (k->gset == TPCB_GSET) {
+		c->kept = r;	/* the last one counts */
+		return;
+	}
+	if (PQntuples(r) > 0)	/* \aset: every result, an empty one skipped */
+		tpcb_exec_store(c, tx, k, r);
+	PQclear(r);
+}
+
+/* A result of the command at tx->pc (no pipeline). */
+static void one_result(struct tpcb_client *c, PGresult *r)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+	const struct tpcb_cmd *k = &tpcb_script_of(c, tx)->cmd[tx->pc];
+
 	switch (PQresultStatus(r)) {
-	case PGRES_PIPELINE_SYNC:
-		tx_end(c, now);
-		return;
-	case PGRES_PIPELINE_ABORTED:
-		tx->stmt++;
-		break;
 	case PGRES_COMMAND_OK:
+	case PGRES_EMPTY_QUERY:
 	case PGRES_TUPLES_OK:
-		stmt_ok(c, tx, now);
+		if (k->gset != TPCB_NO_GSET && !tx->failed) {
+			gset_result(c, tx, k, r);
+			r = NULL;
+		}
+		break;
+	case PGRES_COPY_IN:
+	case PGRES_COPY_OUT:
+	case PGRES_COPY_BOTH:
+		tpcb_c_abort(c, "script %d aborted in command %d: COPY is not supported", tx->script, tx->pc);
 		break;
 	default:
-		stmt_failed(c, tx, r);
+		sql_error(c, tx, r);
+	}
+	c->nresults++;
+	PQclear(r);
+}
+
+/* The end of the command's results (libpq's NULL). */
+static void command_end(struct tpcb_client *c, uint64_t now)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+	const struct tpcb_cmd *k = &tpcb_script_of(c, tx)->cmd[tx->pc];
+
+	if (tx->failed) {
+		PQclear(c->kept);
+		c->kept = NULL;
+		failed(c, now);
+		return;
+	}
+	if (k->gset == TPCB_GSET) {
+		int rows = c->kept ? PQntuples(c->kept) : 0;
+
+		if (rows != 1) {
+			tpcb_c_abort(c, "script %d command %d query %d: expected one row, got %d",
+				     tx->script, tx->pc, c->nresults - 1, rows);
+			return;
+		}
+		if (!tpcb_exec_store(c, tx, k, c->kept))
+			return;
+		PQclear(c->kept);
+		c->kept = NULL;
+	}
+	if (c->ctx->cfg->per_statement)
+		tpcb_exec_count(c, tx, tx->pc, now);
+	tx->pc++;
+	run(c, now);
+}
+
+/* A result of a script's own pipeline. */
+static void pipe_result(struct tpcb_client *c, PGresult *r, uint64_t now)
+{
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+	int pc = tx->pc;
+
+	switch (PQresultStatus(r)) {
+	case PGRES_PIPELINE_SYNC:
+		if (--c->pipe_syncs > 0)
+			return;
+		PQexitPipelineMode(c->conn);
+		if (tx->failed) {
+			failed(c, now);
+			return;
+		}
+		if (c->ctx->cfg->per_statement)
+			tpcb_exec_count(c, tx, tx->pc, now);
+		tx->pc++;
+		run(c, now);
+		return;
+	case PGRES_PIPELINE_ABORTED:
+	case PGRES_COMMAND_OK:
+	case PGRES_TUPLES_OK:
+	case PGRES_EMPTY_QUERY:
+		break;
+	default:
+		if (tx->next < tx->nsent)
+			tx->pc = tx->sent[tx->next];
+		sql_error(c, tx, r);
+		tx->pc = pc;
 	}
 	c->expect_null = true;
 }
 
-/* The end of one statement's results (libpq's NULL). False: stop reading. */
-static bool on_null(struct tpcb_client *c, uint64_t now)
-{
-	struct tpcb_tx *tx = tx_at(c, 0);
-
-	if (!c->expect_null) {
-		abort_client(c, "got results it did not expect; the protocol is out of step");
-		return false;
-	}
-	c->expect_null = false;
-	if (pipelined(c))
-		return true;
-	if (c->rolling_back) {
-		c->rolling_back = false;
-		tx_end(c, now);
-	} else if (tx->failed && PQtransactionStatus(c->conn) == PQTRANS_INERROR) {
-		send_rollback(c, now);
-	} else if (!tx->failed && tx->stmt < c->ctx->script->nstmts) {
-		if (send_stmt(c, tx, tx->stmt))
-			flush(c);
-	} else {
-		tx_end(c, now);
-	}
-	return true;
-}
-
 static bool awaiting(const struct tpcb_client *c)
 {
-	return c->state == TPCB_C_RUN && (c->count > 0 || c->rolling_back);
+	return c->state == TPCB_C_RUN && (c->count > 0 || c->rolling_back) &&
+	       (tpcb_pipelined(c) || c->phase == TPCB_P_RESULT || c->phase == TPCB_P_PIPE ||
+		c->phase == TPCB_P_ROLLBACK);
+}
+
+/* One result (or libpq's NULL) in the running phase; false: stop reading. */
+static bool take(struct tpcb_client *c, PGresult *r, uint64_t now)
+{
+	c->busy_since_ns = now;
+	if (tpcb_pipelined(c)) {
+		if (!r)
+			return tpcb_pipe_null(c, now);
+		tpcb_pipe_result(c, r, now);
+		PQclear(r);
+		return true;
+	}
+	switch (c->phase) {
+	case TPCB_P_RESULT:
+		if (r)
+			one_result(c, r);
+		else
+			command_end(c, now);
+		return true;
+	case TPCB_P_PIPE:
+		if (r) {
+			pipe_result(c, r, now);
+			PQclear(r);
+		} else if (c->expect_null) {
+			c->expect_null = false;
+			tpcb_tx_at(c, 0)->next++;
+		}
+		return true;
+	default:	/* the ROLLBACK */
+		if (r) {
+			if (PQresultStatus(r) != PGRES_COMMAND_OK)
+				tpcb_c_abort(c, "aborted while rolling back the transaction after an error; %s",
+					     PQresultErrorMessage(r));
+			PQclear(r);
+		} else {
+			decide(c, now);
+		}
+		return true;
+	}
 }
 
 void tpcb_client_input(struct tpcb_client *c, uint64_t now)
 {
+	if (!c->conn)
+		return;
 	if (!PQconsumeInput(c->conn)) {
-		lost(c);
+		tpcb_c_lost(c);
 		return;
 	}
 	while (awaiting(c) && !PQisBusy(c->conn)) {
-		PGresult *r = PQgetResult(c->conn);
-
-		if (!r) {
-			if (!on_null(c, now))
-				return;
-			continue;
-		}
-		on_result(c, r, now);
-		PQclear(r);
+		if (c->ctx->cfg->debug && !tpcb_pipelined(c))
+			fprintf(tpcb_c_messages(c), "client %d receiving\n", c->id);
+		if (!take(c, PQgetResult(c->conn), now))
+			return;
 	}
-	if (c->state == TPCB_C_RUN && PQstatus(c->conn) == CONNECTION_BAD)
-		lost(c);
+	if (c->state == TPCB_C_RUN && c->conn && PQstatus(c->conn) == CONNECTION_BAD)
+		tpcb_c_lost(c);
 }
 
 void tpcb_client_output(struct tpcb_client *c)
 {
-	flush(c);
+	if (c->conn)
+		tpcb_c_flush(c);
 }
 
 void tpcb_client_kick(struct tpcb_client *c, uint64_t now)
 {
-	if (c->state == TPCB_C_RUN)
-		fill(c, now);
+	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
+
+	c->ready = false;
+	if (c->state != TPCB_C_RUN)
+		return;
+	if (tpcb_pipelined(c)) {
+		tpcb_pipe_fill(c, now);
+		return;
+	}
+	if (c->phase == TPCB_P_SLEEP) {
+		if (now < c->wake_ns)
+			return;
+		if (c->ctx->cfg->per_statement)
+			tpcb_exec_count(c, tx, tx->pc, now);
+		tx->pc++;
+		run(c, now);
+	} else if (c->phase == TPCB_P_IDLE && c->count == 0) {
+		start(c, now);
+	}
 }
 
 uint64_t tpcb_client_wake_ns(const struct tpcb_client *c)
 {
-	if (c->state != TPCB_C_RUN || !c->has_slot || c->count == c->depth ||
-	    c->recovering || c->rolling_back)
+	if (c->state != TPCB_C_RUN)
+		return 0;
+	if (!tpcb_pipelined(c) && c->phase == TPCB_P_SLEEP)
+		return c->wake_ns;
+	if (!c->has_slot || c->count == c->depth || c->recovering || c->rolling_back)
 		return 0;
 	return c->slot_ns;
 }
@@ -447,8 +535,7 @@ uint64_t tpcb_client_wake_ns(const struct tpcb_client *c)
 void tpcb_client_check_wait(struct tpcb_client *c, uint64_t now, uint64_t bound_ns)
 {
 	if (awaiting(c) && now - c->busy_since_ns > bound_ns)
-		abort_client(c, "got no answer from the server within %.0f s",
-			     (double)bound_ns / 1e9);
+		tpcb_c_abort(c, "got no answer from the server within %.0f s", (double)bound_ns / 1e9);
 }
 
 void tpcb_client_abandon(struct tpcb_client *c)
@@ -457,73 +544,95 @@ void tpcb_client_abandon(struct tpcb_client *c)
 		c->state = TPCB_C_DONE;
 }
 
-/* ---- connection ------------------------------------------------------------ */
+/* ---- set up and tear down ------------------------------------------------------------ */
 
-static int prepare_all(struct tpcb_client *c, char *err, size_t errlen)
+static int max_params(const struct tpcb_scripts *set, int *maxsql)
 {
-	const struct tpcb_script *s = c->ctx->script;
+	int n = 1;
 
-	for (int k = 0; k < s->nstmts; k++) {
-		PGresult *r = PQprepare(c->conn, stmt_names[k], s->stmt[k].param_sql,
-					s->stmt[k].nparams, NULL);
-		bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-		char line[256];
+	*maxsql = 1;
+	for (int i = 0; i < set->n; i++) {
+		int nsql = 0;
 
-		first_line(PQresultErrorMessage(r), line, sizeof(line));
-		PQclear(r);
-		if (!ok) {
-			snprintf(err, errlen, "client %d: cannot prepare '%s': %s", c->id,
-				 s->stmt[k].text, line);
-			return -EIO;
+		for (int k = 0; k < set->s[i].ncmds; k++) {
+			if (set->s[i].cmd[k].nparams > n)
+				n = set->s[i].cmd[k].nparams;
+			nsql += set->s[i].cmd[k].kind == TPCB_SQL;
 		}
+		if (nsql > *maxsql)
+			*maxsql = nsql;
 	}
-	return 0;
+	return n;
 }
 
-static int setup(struct tpcb_client *c, char *err, size_t errlen)
+/* Each client's own variables: -D, then the run's own unless -D gave them. */
+static int init_vars(struct tpcb_client *c)
 {
-	if (c->ctx->cfg->protocol == TPCB_PREPARED && prepare_all(c, err, errlen) < 0)
-		return -EIO;
-	if (PQsetnonblocking(c->conn, 1) != 0 ||
-	    (pipelined(c) && !PQenterPipelineMode(c->conn))) {
-		snprintf(err, errlen, "client %d: cannot set up the connection: %s", c->id,
-			 PQerrorMessage(c->conn));
-		return -EIO;
-	}
-	c->fd = PQsocket(c->conn);
+	const struct tpcb_scripts *set = c->ctx->set;
+	const int64_t builtin[4] = { c->ctx->scale, c->id, (int64_t)c->ctx->cfg->seed,
+		c->ctx->default_seed };
+	const int slots[4] = { set->slot_scale, set->slot_client_id, set->slot_random_seed,
+		set->slot_default_seed };
+
+	for (int i = 0; i < set->ndefs; i++)
+		if (tpcb_var_set_text(&c->vars[set->defs[i].slot], set->defs[i].value,
+				      strlen(set->defs[i].value)) < 0)
+			return -ENOMEM;
+	for (int i = 0; i < 4; i++)
+		if (!c->vars[slots[i]].set)
+			tpcb_var_set(&c->vars[slots[i]], tpcb_int(builtin[i]));
 	return 0;
 }
 
 int tpcb_client_open(struct tpcb_client *c, struct tpcb_ctx *ctx, int id,
-		     uint64_t seed, const struct server *s, char *err, size_t errlen)
+		     const struct tpcb_prng *rng, char *err, size_t errlen)
 {
-	char why[1024];
+	const struct tpcb_scripts *set = ctx->set;
+	int np;
 
 	memset(c, 0, sizeof(*c));
 	c->ctx = ctx;
 	c->id = id;
 	c->fd = -1;
+	c->rng = *rng;
 	c->depth = ctx->cfg->pipeline > 0 ? ctx->cfg->pipeline : 1;
-	rng_seed(&c->rng, seed);
+	np = max_params(set, &c->maxsql);
 	c->ring = calloc((size_t)c->depth, sizeof(*c->ring));
 	c->replay = calloc((size_t)c->depth, sizeof(*c->replay));
-	if (!c->ring || !c->replay) {
+	c->sent_mem = calloc((size_t)c->depth * 2 * (size_t)c->maxsql, sizeof(*c->sent_mem));
+	c->vars = calloc((size_t)set->nslots, sizeof(*c->vars));
+	c->prepared = calloc((size_t)set->ncmds + 1, sizeof(*c->prepared));
+	c->params = calloc((size_t)np, sizeof(*c->params));
+	c->ptext = calloc((size_t)np, sizeof(*c->ptext));
+	if (!c->ring || !c->replay || !c->sent_mem || !c->vars || !c->prepared || !c->params ||
+	    !c->ptext || init_vars(c) < 0) {
 		snprintf(err, errlen, "client %d: out of memory", id);
 		return -ENOMEM;
 	}
-	c->conn = server_connect(s, NULL, why, sizeof(why));
-	if (!c->conn) {
-		snprintf(err, errlen, "client %d %s", id, why);
-		return -EIO;
+	for (int i = 0; i < c->depth; i++) {
+		c->ring[i].sent = c->sent_mem + (size_t)i * (size_t)c->maxsql;
+		c->replay[i].sent = c->sent_mem + (size_t)(c->depth + i) * (size_t)c->maxsql;
 	}
-	return setup(c, err, errlen);
+	if (ctx->cfg->connect_each)
+		return 0;	/* -C: each transaction connects */
+	return connect_client(c, err, errlen);
 }
 
 void tpcb_client_close(struct tpcb_client *c)
 {
+	PQclear(c->kept);
 	PQfinish(c->conn);
 	c->conn = NULL;
+	for (int i = 0; c->vars && i < c->ctx->set->nslots; i++)
+		tpcb_var_free(&c->vars[i]);
+	free(c->vars);
+	free(c->prepared);
+	free(c->params);
+	free(c->ptext);
 	free(c->ring);
 	free(c->replay);
+	free(c->sent_mem);
+	free(c->sql);
+	c->vars = NULL;
 	c->ring = c->replay = NULL;
 }

@@ -4,11 +4,15 @@
  * thread has connected its clients; this thread then sleeps in short
  * slices, reporting -P through the callback, until all have finished; the
  * threads' figures are merged after the join. CPU time is the process's
- * (getrusage) while the clock ran.
+ * (getrusage) while the clock ran. The generators are seeded as pgbench
+ * seeds them from --random-seed: one base sequence gives each client's in
+ * order, then :default_seed, then each thread's three (script choice, -R
+ * schedule, log sampling), so a script draws pgbench's values.
  */
 #include "bench/tpcb/tpcb.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +27,9 @@
 
 struct run {
 	const struct tpcb_config *cfg;
-	struct tpcb_script  script;
 	struct tpcb_shared  sh;
+	struct tpcb_prng   *client_rng;
+	struct tpcb_prng  (*thread_rng)[3];
 	struct tpcb_thread *threads;
 	struct tpcb_client *clients;
 	FILE              **logs;
@@ -32,18 +37,22 @@ struct run {
 	struct rusage       ru0;
 };
 
-/* pgbench's names: pgbench_log.PID for thread 0, pgbench_log.PID.N for the rest. */
+/* pgbench's names: PREFIX.PID for thread 0, PREFIX.PID.N for the rest
+ * (PREFIX pgbench_log unless --log-prefix; a relative one in the log folder). */
 static int open_logs(struct run *r, char *err, size_t errlen)
 {
 	const struct tpcb_config *cfg = r->cfg;
+	const char *prefix = cfg->log_prefix ? cfg->log_prefix : "pgbench_log";
+	const char *dir = prefix[0] == '/' ? "" : cfg->log_dir;
 
 	for (int i = 0; cfg->log_dir && i < cfg->threads; i++) {
 		char path[4096];
 
 		if (i == 0)
-			snprintf(path, sizeof(path), "%s/pgbench_log.%d", cfg->log_dir, (int)getpid());
+			snprintf(path, sizeof(path), "%s%s%s.%d", dir, *dir ? "/" : "", prefix, (int)getpid());
 		else
-			snprintf(path, sizeof(path), "%s/pgbench_log.%d.%d", cfg->log_dir, (int)getpid(), i);
+			snprintf(path, sizeof(path), "%s%s%s.%d.%d", dir, *dir ? "/" : "", prefix,
+				 (int)getpid(), i);
 		r->logs[i] = fopen(path, "w");
 		if (!r->logs[i]) {
 			snprintf(err, errlen, "cannot write the log %s: %s", path, strerror(errno));
@@ -67,24 +76,38 @@ static int close_logs(struct run *r, char *err, size_t errlen)
 	return ret;
 }
 
+/* pgbench's order of seeding; :default_seed unless -D gives it. */
+static void seed_all(struct run *r)
+{
+	const struct tpcb_config *cfg = r->cfg;
+	struct tpcb_prng base;
+
+	tpcb_prng_seed(&base, cfg->seed);
+	for (int i = 0; i < cfg->clients; i++)
+		tpcb_prng_seed(&r->client_rng[i], tpcb_prng_u64(&base));
+	r->sh.default_seed = (int64_t)tpcb_prng_u64(&base);
+	for (int i = 0; i < cfg->threads; i++)
+		for (int k = 0; k < 3; k++)
+			tpcb_prng_seed(&r->thread_rng[i][k], tpcb_prng_u64(&base));
+}
+
 static int setup(struct run *r, const struct server *s, const struct tpcb_target *t,
 		 char *err, size_t errlen)
 {
 	const struct tpcb_config *cfg = r->cfg;
-	int ret = tpcb_script_load(cfg->builtin, &r->script, err, errlen);
 
-	if (ret < 0)
-		return ret;
-	r->sh.script = &r->script;
 	r->sh.srv = s;
 	r->sh.scale = t->scale;
 	r->threads = calloc((size_t)cfg->threads, sizeof(*r->threads));
 	r->clients = calloc((size_t)cfg->clients, sizeof(*r->clients));
 	r->logs = calloc((size_t)cfg->threads, sizeof(*r->logs));
-	if (!r->threads || !r->clients || !r->logs) {
+	r->client_rng = calloc((size_t)cfg->clients, sizeof(*r->client_rng));
+	r->thread_rng = calloc((size_t)cfg->threads, sizeof(*r->thread_rng));
+	if (!r->threads || !r->clients || !r->logs || !r->client_rng || !r->thread_rng) {
 		snprintf(err, errlen, "out of memory for %d clients", cfg->clients);
 		return -ENOMEM;
 	}
+	seed_all(r);
 	return open_logs(r, err, errlen);
 }
 
@@ -98,7 +121,11 @@ static int spawn(struct run *r, char *err, size_t errlen)
 		struct tpcb_thread *t = &r->threads[i];
 		int rc;
 
-		tpcb_thread_init(t, &r->sh, i, r->clients, first, n, r->logs[i]);
+		if (tpcb_thread_init(t, &r->sh, i, r->clients, first, n, r->logs[i], r->thread_rng[i],
+				     r->client_rng) < 0) {
+			snprintf(err, errlen, "out of memory for thread %d", i);
+			return -ENOMEM;
+		}
 		rc = pthread_create(&t->tid, NULL, tpcb_thread_main, t);
 		if (rc != 0) {
 			snprintf(err, errlen, "cannot start thread %d: %s", i, strerror(rc));
@@ -150,6 +177,7 @@ static void report_progress(struct run *r, uint64_t now, uint64_t *last,
 		tpcb_live_gather(&cur, &r->threads[i].live);
 	tpcb_live_progress(prev, &cur, (double)(now - *last) / 1e9,
 			   (double)(now - r->sh.start_ns) / 1e9, &p);
+	p.epoch_s = (double)((int64_t)now + r->sh.epoch_offset_ns) / 1e9;
 	r->cfg->progress(r->cfg->progress_arg, &p);
 	*prev = cur;
 	*last = now;
@@ -176,19 +204,37 @@ static void watch(struct run *r)
 	}
 }
 
-static void stmt_results(const struct run *r, const struct tpcb_stats *st,
-			 struct tpcb_result *res)
+static void cmd_results(const struct run *r, const struct tpcb_stats *st, struct tpcb_result *res)
 {
-	res->nstmts = r->script.nstmts;
-	for (int i = 0; i < res->nstmts; i++) {
-		struct tpcb_stmt_result *o = &res->stmt[i];
-		const struct tpcb_stmt_stats *s = &st->stmt[i];
+	const struct tpcb_scripts *set = r->cfg->scripts;
 
-		snprintf(o->sql, sizeof(o->sql), "%s", r->script.stmt[i].text);
-		o->count = s->count;
-		o->failures = s->failures;
-		o->retries = s->retries;
-		o->latency_ms = s->count ? s->sum_ns / (double)s->count / 1e6 : 0.0;
+	for (int i = 0; i < set->n; i++)
+		for (int k = 0; k < set->s[i].ncmds; k++) {
+			int g = set->s[i].first + k;
+			struct tpcb_cmd_result *o = &res->cmds[g];
+			const struct tpcb_stmt_stats *s = &st->stmt[g];
+
+			o->script = i;
+			tpcb_cmd_first_line(&set->s[i].cmd[k], o->line, sizeof(o->line));
+			o->count = s->count;
+			o->failures = s->failures;
+			o->retries = s->retries;
+			o->latency_ms = s->count ? s->sum_ns / (double)s->count / 1e6 : 0.0;
+		}
+}
+
+static void script_results(const struct tpcb_stats *st, struct tpcb_result *res)
+{
+	for (int i = 0; i < res->nscripts; i++) {
+		const struct tpcb_script_stats *s = &st->script[i];
+		struct tpcb_script_result *o = &res->scripts[i];
+		double n = (double)s->committed, mean = n > 0 ? s->lat_sum_ns / n : 0;
+		double var = n > 0 ? s->lat_sum2_ns / n - mean * mean : 0;
+
+		*o = (struct tpcb_script_result){ .committed = s->committed, .failed = s->failed,
+			.serialization_failures = s->ser_failures, .deadlock_failures = s->dl_failures,
+			.skipped = s->skipped, .retried = s->retried, .retries = s->retries,
+			.lat_mean_ms = mean / 1e6, .lat_stddev_ms = var > 0 ? sqrt(var) / 1e6 : 0 };
 	}
 }
 
@@ -199,6 +245,7 @@ static double cpu_s(const struct timeval *a, const struct timeval *b)
 
 static void merge(struct run *r, struct tpcb_result *res)
 {
+	const struct tpcb_scripts *set = r->cfg->scripts;
 	struct tpcb_stats *total = malloc(sizeof(*total));
 	uint64_t end = r->sh.start_ns;
 	struct rusage ru1;
@@ -206,13 +253,19 @@ static void merge(struct run *r, struct tpcb_result *res)
 	getrusage(RUSAGE_SELF, &ru1);
 	res->cpu_user_s = cpu_s(&r->ru0.ru_utime, &ru1.ru_utime);
 	res->cpu_sys_s = cpu_s(&r->ru0.ru_stime, &ru1.ru_stime);
-	if (!total)
+	res->cmds = calloc((size_t)set->ncmds + 1, sizeof(*res->cmds));
+	res->scripts = calloc((size_t)set->n, sizeof(*res->scripts));
+	if (!total || !res->cmds || !res->scripts || tpcb_stats_init(total, set->ncmds, set->n) < 0) {
+		free(total);
 		return;
-	tpcb_stats_init(total);
+	}
+	res->ncmds = set->ncmds;
+	res->nscripts = set->n;
 	for (int i = 0; i < r->started; i++) {
 		struct tpcb_thread *t = &r->threads[i];
 
 		tpcb_stats_merge(total, &t->stats);
+		res->connections_ms += t->ctx.connections_ns / 1e6;
 		if (t->end_ns > end)
 			end = t->end_ns;
 		if (t->aborted && res->aborted_clients == 0)
@@ -232,7 +285,10 @@ static void merge(struct run *r, struct tpcb_result *res)
 	res->lag_count = total->lag_count;
 	res->lag_sum_ms = total->lag_sum_ns / 1e6;
 	res->lag_max_ms = (double)total->lag_max_ns / 1e6;
-	stmt_results(r, total, res);
+	res->stopped_on_abort = __atomic_load_n(&r->sh.abort_all, __ATOMIC_RELAXED) != 0;
+	cmd_results(r, total, res);
+	script_results(total, res);
+	tpcb_stats_free(total);
 	free(total);
 }
 
@@ -246,6 +302,10 @@ static void release(struct run *r)
 {
 	pthread_mutex_destroy(&r->sh.lock);
 	pthread_cond_destroy(&r->sh.cond);
+	for (int i = 0; r->threads && i < r->started; i++)
+		tpcb_thread_free(&r->threads[i]);
+	free(r->client_rng);
+	free(r->thread_rng);
 	free(r->threads);
 	free(r->clients);
 	free(r->logs);
@@ -276,6 +336,15 @@ static int measure(struct run *r, struct tpcb_result *res, char *err, size_t err
 		return -EIO;
 	}
 	return res->interrupted ? -EINTR : 0;
+}
+
+void tpcb_result_free(struct tpcb_result *r)
+{
+	free(r->cmds);
+	free(r->scripts);
+	r->cmds = NULL;
+	r->scripts = NULL;
+	r->ncmds = r->nscripts = 0;
 }
 
 int tpcb_run(const struct server *s, const struct tpcb_config *cfg,

@@ -4,13 +4,59 @@
  */
 #include "bench/tpcb/tpcb_stats.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-void tpcb_stats_init(struct tpcb_stats *s)
+int tpcb_stats_init(struct tpcb_stats *s, int ncmds, int nscripts)
 {
 	memset(s, 0, sizeof(*s));
 	hist_init(&s->latency);
+	s->stmt = calloc((size_t)(ncmds > 0 ? ncmds : 1), sizeof(*s->stmt));
+	s->script = calloc((size_t)(nscripts > 0 ? nscripts : 1), sizeof(*s->script));
+	s->ncmds = ncmds;
+	s->nscripts = nscripts;
+	if (!s->stmt || !s->script) {
+		tpcb_stats_free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void tpcb_stats_free(struct tpcb_stats *s)
+{
+	free(s->stmt);
+	free(s->script);
+	s->stmt = NULL;
+	s->script = NULL;
+}
+
+/* D in its script's own counts. */
+static void script_add(struct tpcb_stats *s, const struct tpcb_done *d, uint64_t lat)
+{
+	struct tpcb_script_stats *t;
+
+	if (d->script < 0 || d->script >= s->nscripts)
+		return;
+	t = &s->script[d->script];
+	if (d->outcome == TPCB_SKIPPED) {
+		t->skipped++;
+		return;
+	}
+	if (d->tries > 1) {
+		t->retried++;
+		t->retries += (uint64_t)(d->tries - 1);
+	}
+	if (d->outcome == TPCB_FAILED) {
+		t->failed++;
+		t->ser_failures += d->fail == TPCB_FAIL_SERIALIZATION;
+		t->dl_failures += d->fail == TPCB_FAIL_DEADLOCK;
+		return;
+	}
+	t->committed++;
+	t->lat_sum_ns += (double)lat;
+	t->lat_sum2_ns += (double)lat * (double)lat;
 }
 
 static void count_tries(uint64_t *retried, uint64_t *retries, int tries)
@@ -26,6 +72,7 @@ void tpcb_stats_add(struct tpcb_stats *s, const struct tpcb_done *d,
 {
 	uint64_t lat = d->end_ns - d->sched_ns, lag = d->start_ns - d->sched_ns;
 
+	script_add(s, d, lat);
 	if (d->outcome == TPCB_SKIPPED) {
 		s->skipped++;
 		return;
@@ -64,11 +111,25 @@ void tpcb_stats_merge(struct tpcb_stats *dst, const struct tpcb_stats *src)
 	if (src->lag_max_ns > dst->lag_max_ns)
 		dst->lag_max_ns = src->lag_max_ns;
 	hist_merge(&dst->latency, &src->latency);
-	for (int i = 0; i < TPCB_MAX_STMTS; i++) {
+	for (int i = 0; i < dst->ncmds && i < src->ncmds; i++) {
 		dst->stmt[i].count += src->stmt[i].count;
 		dst->stmt[i].failures += src->stmt[i].failures;
 		dst->stmt[i].retries += src->stmt[i].retries;
 		dst->stmt[i].sum_ns += src->stmt[i].sum_ns;
+	}
+	for (int i = 0; i < dst->nscripts && i < src->nscripts; i++) {
+		struct tpcb_script_stats *a = &dst->script[i];
+		const struct tpcb_script_stats *b = &src->script[i];
+
+		a->committed += b->committed;
+		a->failed += b->failed;
+		a->ser_failures += b->ser_failures;
+		a->dl_failures += b->dl_failures;
+		a->skipped += b->skipped;
+		a->retried += b->retried;
+		a->retries += b->retries;
+		a->lat_sum_ns += b->lat_sum_ns;
+		a->lat_sum2_ns += b->lat_sum2_ns;
 	}
 }
 
@@ -187,17 +248,16 @@ void tpcb_agg_add(struct tpcb_agg *a, const struct tpcb_done *d, bool throttled)
 
 /* ---- -R schedule -------------------------------------------------------- */
 
-void tpcb_schedule_init(struct tpcb_schedule *s, uint64_t seed, double rate,
+void tpcb_schedule_init(struct tpcb_schedule *s, const struct tpcb_prng *rng, double rate,
 			uint64_t start_ns)
 {
-	rng_seed(&s->rng, seed);
-	s->mean_ns = 1e9 / rate;
-	s->next_ns = (double)start_ns;
+	s->rng = *rng;
+	s->mean_us = 1e6 / rate;
+	s->next_ns = start_ns;
 }
 
 uint64_t tpcb_schedule_next(struct tpcb_schedule *s)
 {
-	/* exponential gaps: -ln(u) with u in (0, 1] */
-	s->next_ns += -log(1.0 - rng_double(&s->rng)) * s->mean_ns;
-	return (uint64_t)s->next_ns;
+	s->next_ns += (uint64_t)tpcb_rand_poisson(&s->rng, s->mean_us) * 1000;
+	return s->next_ns;
 }

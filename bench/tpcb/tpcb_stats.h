@@ -4,7 +4,7 @@
  * scheduled start), the schedule lag, per-statement sums. Also the live
  * counters that -P reads from another thread (relaxed atomic stores and
  * loads, no locks), the --aggregate-interval accumulator (microseconds, as
- * pgbench's log), and the Poisson schedule of -R.
+ * pgbench's log), and -R's schedule (pgbench's Poisson gaps in µs).
  */
 #ifndef BENCH_TPCB_TPCB_STATS_H
 #define BENCH_TPCB_TPCB_STATS_H
@@ -13,15 +13,15 @@
 #include <stdint.h>
 
 #include "bench/tpcb/tpcb.h"
+#include "bench/tpcb/tpcb_random.h"
 #include "io/hist.h"
-#include "io/rng.h"
 
 enum tpcb_outcome { TPCB_OK, TPCB_FAILED, TPCB_SKIPPED };
 enum tpcb_fail { TPCB_FAIL_NONE, TPCB_FAIL_SERIALIZATION, TPCB_FAIL_DEADLOCK };
 
 /* A finished transaction, as its client reports it. */
 struct tpcb_done {
-	int      client;
+	int      client, script;
 	uint64_t tx_no;                 /* 1, 2, ... per client */
 	enum tpcb_outcome outcome;
 	enum tpcb_fail fail;
@@ -34,16 +34,26 @@ struct tpcb_stmt_stats {
 	double   sum_ns;
 };
 
+/* A script's transactions (several scripts: pgbench reports each). */
+struct tpcb_script_stats {
+	uint64_t committed, failed, ser_failures, dl_failures, skipped, retried, retries;
+	double   lat_sum_ns, lat_sum2_ns;
+};
+
 struct tpcb_stats {
 	uint64_t committed, failed, ser_failures, dl_failures;
 	uint64_t retried, retries, skipped, late;
 	uint64_t lag_count, lag_max_ns;
 	double   lag_sum_ns;
 	struct hist latency;
-	struct tpcb_stmt_stats stmt[TPCB_MAX_STMTS];
+	int      ncmds, nscripts;
+	struct tpcb_stmt_stats *stmt;          /* by command, all scripts' */
+	struct tpcb_script_stats *script;
 };
 
-void tpcb_stats_init(struct tpcb_stats *s);
+/* Zeroed, with room for NCMDS commands and NSCRIPTS scripts: 0 or -ENOMEM. */
+int tpcb_stats_init(struct tpcb_stats *s, int ncmds, int nscripts);
+void tpcb_stats_free(struct tpcb_stats *s);
 
 /* Count D. LATE_NS: the -L limit (0: none); THROTTLED: -R is on (lag counts). */
 void tpcb_stats_add(struct tpcb_stats *s, const struct tpcb_done *d,
@@ -76,13 +86,15 @@ struct tpcb_agg {
 void tpcb_agg_reset(struct tpcb_agg *a, int64_t start_s);
 void tpcb_agg_add(struct tpcb_agg *a, const struct tpcb_done *d, bool throttled);
 
-/* -R: start times of a Poisson process of RATE per second. */
+/* -R: start times of a Poisson process of RATE per second, as pgbench
+ * draws them (gaps of whole microseconds from the thread's generator). */
 struct tpcb_schedule {
-	struct rng rng;
-	double     mean_ns, next_ns;
+	struct tpcb_prng rng;
+	double     mean_us;
+	uint64_t   next_ns;
 };
 
-void tpcb_schedule_init(struct tpcb_schedule *s, uint64_t seed, double rate,
+void tpcb_schedule_init(struct tpcb_schedule *s, const struct tpcb_prng *rng, double rate,
 			uint64_t start_ns);
 /* The next scheduled start. */
 uint64_t tpcb_schedule_next(struct tpcb_schedule *s);

@@ -19,11 +19,7 @@
 #define CHECK_NS        100000000ULL    /* stop flag, -T end, overdue waits */
 #define STOP_GRACE_NS   5000000000ULL   /* after a stop, in-flight work gets this long */
 #define EVENTS          64
-
-static uint64_t seed_of(uint64_t seed, int id, uint64_t domain)
-{
-	return rng_mix64(seed ^ rng_mix64(((uint64_t)id + 1) * domain));
-}
+#define BUSY_POLL       16              /* rounds of ready clients between socket polls */
 
 /* ---- counting and logs ---------------------------------------------------- */
 
@@ -39,9 +35,11 @@ static void log_done(struct tpcb_thread *t, const struct tpcb_done *d)
 	int64_t interval = (int64_t)cfg->aggregate_s;
 	char line[256];
 
+	if (cfg->sampling_rate > 0 && tpcb_prng_double(&t->sample) > cfg->sampling_rate)
+		return;
 	if (interval <= 0) {
 		tpcb_log_tx_line(line, sizeof(line), d, t->sh->epoch_offset_ns, throttled,
-				 cfg->max_tries != 1);
+				 cfg->max_tries != 1, cfg->failures_detailed);
 		fputs(line, t->log);
 		return;
 	}
@@ -82,24 +80,32 @@ static int watch(struct tpcb_thread *t, struct tpcb_client *c, int op)
 				  .data.ptr = c };
 
 	c->watch_out = c->want_write;
+	if (op == EPOLL_CTL_ADD)
+		c->registered = true;
 	return epoll_ctl(t->epfd, op, c->fd, &ev);
 }
 
-/* After C moved: leave the loop when it is through, (un)arm EPOLLOUT. */
+/* After C moved: leave the loop when it is through, (un)arm EPOLLOUT, and
+ * watch a new connection (-C). */
 static void settle_client(struct tpcb_thread *t, struct tpcb_client *c)
 {
 	if (c->retired)
 		return;
 	if (c->state == TPCB_C_RUN) {
-		if (c->want_write != c->watch_out)
+		if (c->conn && !c->registered)
+			watch(t, c, EPOLL_CTL_ADD);
+		else if (c->conn && c->want_write != c->watch_out)
 			watch(t, c, EPOLL_CTL_MOD);
 		return;
 	}
 	c->retired = true;
 	t->running--;
-	epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	if (c->conn && c->registered)
+		epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	if (c->state == TPCB_C_ABORTED && t->aborted++ == 0)
 		snprintf(t->abort_msg, sizeof(t->abort_msg), "%s", c->msg);
+	if (c->state == TPCB_C_ABORTED && t->sh->cfg->exit_on_abort)
+		__atomic_store_n(&t->sh->abort_all, 1, __ATOMIC_RELAXED);
 }
 
 static void kick_all(struct tpcb_thread *t, uint64_t now)
@@ -110,30 +116,37 @@ static void kick_all(struct tpcb_thread *t, uint64_t now)
 	}
 }
 
-/* Clients whose -R slot has come. */
-static void kick_due(struct tpcb_thread *t, uint64_t now)
+/* Clients whose -R slot or \sleep has come, and those ready at once;
+ * true when one is ready again (the next wait must not sleep). */
+static bool kick_due(struct tpcb_thread *t, uint64_t now)
 {
+	bool again = false;
+
 	for (int i = 0; i < t->nclients; i++) {
 		struct tpcb_client *c = &t->clients[i];
 		uint64_t w = tpcb_client_wake_ns(c);
 
-		if (w && w <= now) {
+		if (c->ready || (w && w <= now)) {
 			tpcb_client_kick(c, now);
 			settle_client(t, c);
+			again |= c->ready && c->state == TPCB_C_RUN;
 		}
 	}
+	return again;
 }
 
 /* The end of -T, the stop flag, waits past the bound. */
 static void check(struct tpcb_thread *t, uint64_t now)
 {
 	const struct tpcb_config *cfg = t->sh->cfg;
-	bool stop = cfg->stop && *cfg->stop;
+	bool stop = cfg->stop && *cfg->stop, all = __atomic_load_n(&t->sh->abort_all, __ATOMIC_RELAXED);
 
-	if (!t->ctx.ending && ((t->ctx.end_ns && now >= t->ctx.end_ns) || stop)) {
+	if (!t->ctx.ending && ((t->ctx.end_ns && now >= t->ctx.end_ns) || stop || all)) {
 		t->ctx.ending = true;
 		if (stop)
 			t->stop_deadline_ns = now + STOP_GRACE_NS;
+		if (all)
+			t->stop_deadline_ns = now;
 		kick_all(t, now);
 	}
 	for (int i = 0; i < t->nclients; i++) {
@@ -154,7 +167,7 @@ static uint64_t deadline(const struct tpcb_thread *t)
 
 	if (!t->ctx.ending && t->ctx.end_ns && t->ctx.end_ns < d)
 		d = t->ctx.end_ns;
-	if (t->ctx.schedule)
+	if (t->wakes)
 		for (int i = 0; i < t->nclients; i++) {
 			uint64_t w = tpcb_client_wake_ns(&t->clients[i]);
 
@@ -164,9 +177,9 @@ static uint64_t deadline(const struct tpcb_thread *t)
 	return d;
 }
 
-static int wait_events(struct tpcb_thread *t, struct epoll_event *ev, uint64_t now)
+static int wait_events(struct tpcb_thread *t, struct epoll_event *ev, uint64_t now, bool busy)
 {
-	uint64_t until = deadline(t), ns = until > now ? until - now : 0;
+	uint64_t until = busy ? now : deadline(t), ns = until > now ? until - now : 0;
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000),
 			       .tv_nsec = (long)(ns % 1000000000) };
 	int n = epoll_pwait2(t->epfd, ev, EVENTS, &ts, NULL);
@@ -180,11 +193,14 @@ static void loop(struct tpcb_thread *t)
 {
 	struct epoll_event ev[EVENTS];
 	uint64_t now = clock_now_ns();
+	bool busy = false;
+	unsigned spins = 0;
 
 	t->next_check_ns = now + CHECK_NS;
 	kick_all(t, now);
 	while (t->running > 0) {
-		int n = wait_events(t, ev, now);
+		/* a client ready at once: the sockets are looked at every BUSY_POLL rounds */
+		int n = busy && ++spins % BUSY_POLL ? 0 : wait_events(t, ev, now, busy);
 
 		for (int i = 0; i < n; i++) {
 			struct tpcb_client *c = ev[i].data.ptr;
@@ -197,8 +213,7 @@ static void loop(struct tpcb_thread *t)
 			settle_client(t, c);
 		}
 		now = clock_now_ns();
-		if (t->ctx.schedule)
-			kick_due(t, now);
+		busy = t->wakes ? kick_due(t, now) : false;
 		if (now >= t->next_check_ns || (t->ctx.end_ns && now >= t->ctx.end_ns &&
 						!t->ctx.ending))
 			check(t, now);
@@ -209,8 +224,6 @@ static void loop(struct tpcb_thread *t)
 
 static int connect_all(struct tpcb_thread *t)
 {
-	const struct tpcb_shared *sh = t->sh;
-
 	t->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (t->epfd < 0) {
 		snprintf(t->err, sizeof(t->err), "epoll_create1: %s", strerror(errno));
@@ -219,12 +232,11 @@ static int connect_all(struct tpcb_thread *t)
 	for (int i = 0; i < t->nclients; i++) {
 		struct tpcb_client *c = &t->clients[i];
 		int id = t->first_id + i;
-		int ret = tpcb_client_open(c, &t->ctx, id, seed_of(sh->cfg->seed, id, 0x9e3779b97f4a7c15ULL),
-					   sh->srv, t->err, sizeof(t->err));
+		int ret = tpcb_client_open(c, &t->ctx, id, &t->client_rng[id], t->err, sizeof(t->err));
 
 		if (ret < 0)
 			return ret;
-		if (watch(t, c, EPOLL_CTL_ADD) < 0) {
+		if (c->conn && watch(t, c, EPOLL_CTL_ADD) < 0) {
 			snprintf(t->err, sizeof(t->err), "epoll_ctl: %s", strerror(errno));
 			return -errno;
 		}
@@ -240,15 +252,34 @@ static void begin(struct tpcb_thread *t)
 	t->ctx.end_ns = sh->end_ns;
 	t->running = t->nclients;
 	if (cfg->rate_tps > 0) {
-		tpcb_schedule_init(&t->schedule, seed_of(cfg->seed, t->id, 0xc2b2ae3d27d4eb4fULL),
-				   cfg->rate_tps / cfg->threads, sh->start_ns);
+		tpcb_schedule_init(&t->schedule, &t->throttle, cfg->rate_tps / cfg->threads, sh->start_ns);
 		t->ctx.schedule = &t->schedule;
 	}
 	tpcb_agg_reset(&t->agg, epoch_s(t, sh->start_ns));
 }
 
-void tpcb_thread_init(struct tpcb_thread *t, struct tpcb_shared *sh, int id,
-		      struct tpcb_client *clients, int first, int n, FILE *log)
+/* Does a script sleep or could a client be ready at once? Then the loop
+ * looks at the clients' wake times. */
+static bool may_wake(const struct tpcb_config *cfg)
+{
+	const struct tpcb_scripts *set = cfg->scripts;
+
+	if (cfg->rate_tps > 0)
+		return true;
+	for (int i = 0; i < set->n; i++) {
+		bool sql = false;
+
+		for (int k = 0; k < set->s[i].ncmds; k++)
+			sql |= set->s[i].cmd[k].kind == TPCB_SQL;
+		if (set->s[i].waits || !sql)
+			return true;
+	}
+	return false;
+}
+
+int tpcb_thread_init(struct tpcb_thread *t, struct tpcb_shared *sh, int id,
+		     struct tpcb_client *clients, int first, int n, FILE *log,
+		     const struct tpcb_prng rng[3], const struct tpcb_prng *client_rng)
 {
 	const struct tpcb_config *cfg = sh->cfg;
 
@@ -260,10 +291,21 @@ void tpcb_thread_init(struct tpcb_thread *t, struct tpcb_shared *sh, int id,
 	t->nclients = n;
 	t->log = log;
 	t->epfd = -1;
-	tpcb_stats_init(&t->stats);
-	t->ctx = (struct tpcb_ctx){ .cfg = cfg, .script = sh->script, .scale = sh->scale,
-		.late_ns = (uint64_t)(cfg->latency_limit_ms * 1e6), .stats = &t->stats,
-		.tally = tally, .tally_arg = t };
+	t->choose = rng[0];
+	t->throttle = rng[1];
+	t->sample = rng[2];
+	t->client_rng = client_rng;
+	t->wakes = may_wake(cfg);
+	t->ctx = (struct tpcb_ctx){ .cfg = cfg, .set = cfg->scripts, .srv = sh->srv,
+		.scale = sh->scale, .default_seed = sh->default_seed,
+		.late_ns = (uint64_t)(cfg->latency_limit_ms * 1e6), .choose = &t->choose,
+		.stats = &t->stats, .tally = tally, .tally_arg = t };
+	return tpcb_stats_init(&t->stats, cfg->scripts->ncmds, cfg->scripts->n);
+}
+
+void tpcb_thread_free(struct tpcb_thread *t)
+{
+	tpcb_stats_free(&t->stats);
 }
 
 void *tpcb_thread_main(void *arg)

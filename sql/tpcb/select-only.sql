@@ -1,2 +1,3 @@
--- pgbench's built-in "select only" (-S): one read, no transaction block.
+-- pgbench's built-in "select only" script (-b select-only, -S): one read, no transaction block.
+\set aid random(1, 100000 * :scale)
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;

@@ -1,5 +1,8 @@
--- pgbench's built-in "TPC-B (sort of)": one statement a line, with its
--- variables (:aid, :bid, :tid, :delta), exactly as pgbench sends them.
+-- pgbench's built-in "TPC-B (sort of)" script, as pgbench runs it (-b tpcb-like).
+\set aid random(1, 100000 * :scale)
+\set bid random(1, 1 * :scale)
+\set tid random(1, 10 * :scale)
+\set delta random(-5000, 5000)
 BEGIN;
 UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;

@@ -5,7 +5,7 @@
 # bitmap workload from the shipped file; bad input refused before anything
 # changes.
 . tests/it/lib.sh
-plan 76
+plan 85
 D=$T/pg
 P=54440
 cluster pg $P
@@ -23,7 +23,7 @@ cell() {
 }
 
 # pgbench's tables, and the server's own settings that the sweeps must put back.
-says "pgbench's tables at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
+says_err "pgbench's tables at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 q "alter system set checkpoint_completion_target = 0.8" >/dev/null
 q "select pg_reload_conf()" >/dev/null
 sleep 0.3
@@ -169,6 +169,57 @@ same "five cold runs" "$(jq -r '.cold' "$T/e/trials.jsonl" | sort | uniq -c | aw
 same "each with its effective_io_concurrency" \
 	"$(jq -s 'map(select(.settings.effective_io_concurrency == .in_force.effective_io_concurrency)) | length' "$T/e/trials.jsonl")" 5
 ok "the bitmap table names the heap phase" grep -q "heap phase" "$T/e/report.md"
+
+# ---- the user's workload: scripts and defines in the sweep file -------------
+mkdir -p "$T/w"
+q 'create table seen (step text, n int)' >/dev/null
+cat >"$T/w/mine.sql" <<'SQL'
+\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+INSERT INTO seen VALUES ('mine', :n);
+SQL
+cat >"$T/w/other.sql" <<'SQL'
+INSERT INTO seen VALUES ('other', :n);
+SQL
+cat >"$T/w/load.ini" <<'EOF'
+[sweep]
+mode = independent
+scale = 1
+clients = 2
+jobs = 1
+duration = 1s
+warmup = 0
+runs = 1
+script = mine.sql@3        ; relative to this file's folder
+builtin = select-only@1
+define = n=5
+
+[defaults]
+
+[work_mem 8MB, its own script]
+work_mem = 8MB
+script = other.sql
+define = n=7
+EOF
+ok "a sweep whose load is the user's scripts" "$EB" confsweep "$T/w/load.ini" --datadir "$D" --out "$T/c-load"
+same "the defaults step ran [sweep]'s scripts with n = 5" \
+	"$(jq -r 'select(.step == "defaults") | .tpcb.options.builtin' "$T/c-load/trials.jsonl")/$(q "select count(*) > 0 from seen where step = 'mine' and n = 5")" \
+	"$T/w/mine.sql@3 + select-only@1/t"
+same "the step with a script of its own ran it alone, with its define" \
+	"$(jq -r 'select(.step | startswith("work_mem")) | .tpcb.options.builtin' "$T/c-load/trials.jsonl")/$(q "select count(*) > 0 from seen where step = 'other' and n = 7")/$(q "select count(*) from seen where step = 'other' and n <> 7")" \
+	"$T/w/other.sql/t/0"
+same "meta.json keeps both loads' texts" "$(jq -r '.plan.tpcb.loads | length' "$T/c-load/meta.json")/$(jq -r '.plan.tpcb.loads[1].scripts[0].text' "$T/c-load/meta.json" | head -1)" \
+	"2/INSERT INTO seen VALUES ('other', :n);"
+ok "-f and -D on the command line instead" "$EB" confsweep --datadir "$D" --set work_mem=4MB -f "$T/w/other.sql" -D n=9 -c 1 -T 1s --warmup 0 --runs 1 -s 1 --out "$T/c-cli"
+same "... ran with them" "$(q "select count(*) > 0 from seen where n = 9")" t
+printf '[sweep]\nscript = nothere.sql\n[a]\nwork_mem = 8MB\n' >"$T/w/bad1.ini"
+fails 2 "bad1.ini line 2: could not open file" "a script that is not there: the file and line named" \
+	"$EB" confsweep "$T/w/bad1.ini" --datadir "$D" --out "$T/bad"
+printf '\\set x 1 +\n' >"$T/w/syn.sql"
+printf '[a]\nwork_mem = 8MB\nscript = syn.sql\n' >"$T/w/bad2.ini"
+fails 2 "bad2.ini line 3: .*syn.sql:1:11: syntax error" "a step's script with a syntax error: both places named" \
+	"$EB" confsweep "$T/w/bad2.ini" --datadir "$D" --out "$T/bad"
+absent "no folder after the refusals" "$T/bad"
 
 # ---- bad input: exit 2, nothing changed -------------------------------------
 bad() {

@@ -15,7 +15,7 @@ q() { sql "$D" $P "$1"; }
 tables_of() { sql "$1" "$2" "select (select count(*) from pgbench_accounts) || ' accounts; files ' || pg_relation_filenode('pgbench_accounts') || '/' || pg_relation_filenode('pgbench_branches') || '/' || pg_relation_filenode('pgbench_tellers')"; }
 dataset_fn=tables_of
 
-says "pgbench's tables at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
+says_err "pgbench's tables at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 settings=$(settings_of "$D" $P)
 data=$(tables_of "$D" $P)
 run="--set shared_buffers=64MB,96MB --runs 1 -T 1s --warmup 0 -c 2 -j 1 -s 1 --order-seed 5"

@@ -1,11 +1,13 @@
-# The TPC-B driver on a real cluster: init, every builtin in every protocol
-# with and without a pipeline, after each run its exit status, the history
-# count and what the builtin promises of the balances (tpcb-like: the TPC-B
-# invariant; simple-update: accounts move as history does, branches and
-# tellers not; select-only: nothing moves), retries under serializable
-# isolation, logs, bad input, and a server stopped in the middle of a run.
+# The TPC-B driver on a real cluster: init and its -I steps and shapes,
+# pgbench's connection conventions, custom scripts in every protocol, every
+# builtin in every protocol with and without a pipeline, after each run its
+# exit status, the history count and what the builtin promises of the
+# balances (tpcb-like: the TPC-B invariant; simple-update: accounts move as
+# history does, branches and tellers not; select-only: nothing moves),
+# retries under serializable isolation, logs, bad input, and a server
+# stopped in the middle of a run.
 . tests/it/lib.sh
-plan 111
+plan 153
 D=$T/pg
 P=54396
 cluster pg $P
@@ -14,6 +16,7 @@ qo() { psql -X -At -h "$D" -p $P -U postgres -d "$1" -c "$2"; }
 # Runs without --out write results/<UTC>-tpcb in the working directory:
 # theirs, not the checkout's.
 run() { (cd "$T" && "$EB" tpcb run --datadir "$D" "$@"); }
+unset PGHOST PGPORT PGUSER PGDATABASE PGAPPNAME PGBENCH_RANDOM_SEED
 j() { jq -r "$1" "$T/out.json"; }
 tpcb_folders() { ls -d results/*-tpcb 2>/dev/null | wc -l; }
 before=$(tpcb_folders)
@@ -24,7 +27,7 @@ balances() { qo "${1:-eicbench}" 'select (select sum(bbalance) from pgbench_bran
 invariant() { balances "$1" | awk '$1 == $2 && $2 == $3 && $3 == $4 { print "holds"; next } { print "broken: " $0 }'; }
 
 # ---- init ----------------------------------------------------------------
-says "init at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
+says_err "init at scale 1" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 same "1 branch, 10 tellers, 100000 accounts, no history" \
 	"$(q 'select (select count(*) from pgbench_branches) || $$ $$ || (select count(*) from pgbench_tellers) || $$ $$ || (select count(*) from pgbench_accounts) || $$ $$ || (select count(*) from pgbench_history)')" \
 	"1 10 100000 0"
@@ -40,11 +43,11 @@ same "aid is int below scale 20000, fillfactor 100" \
 q 'create extension if not exists pg_visibility' >/dev/null
 same "accounts are frozen (COPY FREEZE)" "$(q "select count(*) from pg_visibility_map('pgbench_accounts') where not all_frozen")" 0
 same "statistics are there (VACUUM ANALYZE)" "$(q "select count(*) > 0 from pg_stats where tablename = 'pgbench_accounts'")" t
-says "init again over its own tables" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1 -F 90 --foreign-keys
+says_err "init again over its own tables" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1 -F 90 --foreign-keys
 same "fillfactor and foreign keys" \
 	"$(q "select reloptions::text from pg_class where relname = 'pgbench_tellers'") $(q "select count(*) from pg_constraint where contype = 'f' and conname like 'pgbench_%'")" \
 	"{fillfactor=90} 5"
-says "init back to plain tables" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
+says_err "init back to plain tables" "^scale 1: pgbench_accounts" "$EB" tpcb init --datadir "$D" -s 1
 
 # Tables eicbench did not make are left alone.
 q 'create database other' >/dev/null
@@ -55,20 +58,120 @@ same "the foreign table is untouched" "$(qo other 'select bid from pgbench_branc
 fails 2 "has no pgbench_accounts, pgbench_tellers, pgbench_history" "run refuses missing tables" \
 	"$EB" tpcb run --dsn "host=$D port=$P user=postgres dbname=other" -t 1
 
-# ---- bad input -------------------------------------------------------------
+# ---- bad input and pgbench's rules on a server ---------------------------------
+# (the option cases pgbench's own tests check are in pgbench_compat.sh)
 fails 2 "'0' is not allowed" "-c 0 is refused" run -c 0
-fails 2 "-j 3 is not allowed; give from 1 to 2 threads" "-j above -c is refused" run -c 2 -j 3
-fails 2 "-T and -t are both given" "-T with -t is refused" run -T 5 -t 10
+out=$(run -c 2 -j 3 -t 1 -n 2>&1)
+same "-j above -c counts as -c, as pgbench" "$(echo "$out" | grep -c '^number of threads: 2$')" 1
+fails 2 "specify either a number of transactions (-t) or a duration (-T), not both" "-T with -t is refused" run -T 5 -t 10
 fails 2 "--pipeline needs -M extended or -M prepared" "--pipeline with -M simple is refused" run --pipeline 4 -t 1
-fails 2 "-s 5: the tables hold scale 1" "a scale the tables do not have is refused" run -s 5 -t 1
-fails 2 "-b 'tpcc' is not a builtin" "an unknown builtin is refused" run -b tpcc -t 1
-fails 2 "give one of them" "-S with -N is refused" run -S -N -t 1
+out=$(run -s 5 -t 1 -n 2>&1)
+same "-s other than the tables': pgbench's warning, the tables' scale" \
+	"$(echo "$out" | grep -c -e 'warning: scale option ignored, using count from pgbench_branches table (1)' -e '^scaling factor: 1$')" 2
+fails 2 "no builtin script found for name \"tpcc\"" "an unknown builtin is refused" run -b tpcc -t 1
+out=$(run -S -N -t 2 -n 2>&1)
+same "-S with -N: two scripts, as pgbench" "$(echo "$out" | grep -c -e '^transaction type: multiple scripts$' -e '^SQL script 2: <builtin: simple update>$')" 2
 fails 2 "-R '0' is not allowed" "a zero rate is refused" run -R 0 -t 1
 fails 2 "-L '-1' is not allowed" "a negative latency limit is refused" run -L -1 -t 1
-fails 2 "-M 'fast' is not allowed" "an unknown protocol is refused" run -M fast -t 1
-fails 2 "--aggregate-interval needs -l" "--aggregate-interval without -l is refused" run --aggregate-interval 1 -t 1
-fails 2 "unknown option '-q'" "an unknown short option is refused" run -q
-fails 2 "give init or run" "a missing subcommand is refused" "$EB" tpcb
+fails 2 "invalid query mode (-M) 'fast'" "an unknown protocol is refused" run -M fast -t 1
+fails 2 "log aggregation (--aggregate-interval) is allowed only when logging transactions (-l)" \
+	"--aggregate-interval without -l is refused" run --aggregate-interval 1 -t 1
+fails 2 "unknown option '-X'" "an unknown short option is refused" run -X
+fails 2 "-q/--quiet is an option of eicbench tpcb init" "an init option in a run is refused" run -q -t 1
+fails 2 "-c/--client is an option of eicbench tpcb run" "a run option in an init is refused" "$EB" tpcb init --datadir "$D" -c 2
+
+# ---- the server, as pgbench finds it ---------------------------------------------
+ok "-h -p -U -d name the server" "$EB" tpcb run -h "$D" -p $P -U postgres -d eicbench -S -t 5 -n --out "$T/hpud"
+ok "... and the database may be the positional argument" "$EB" tpcb run -h "$D" -p $P -U postgres -S -t 5 -n eicbench --out "$T/hpup"
+ok "... or a connection string" "$EB" tpcb run -S -t 5 -n "host=$D port=$P user=postgres dbname=eicbench" --out "$T/hpuc"
+PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "a bare run takes the PG* variables" \
+	"$EB" tpcb run -S -t 5 -n --out "$T/pgbare"
+PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "so does pgbench's form: eicbench tpcb OPTIONS" \
+	"$EB" tpcb -S -t 5 -n --out "$T/pgform"
+PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench ok "--dsn '' takes the PG* variables" "$EB" tpcb run --dsn '' -t 5 --out "$T/pgenv"
+fails 1 "cannot connect" "-h is the host, not help" "$EB" tpcb run -h "$T/nowhere" -p $P -t 1 --out "$T/nohost"
+fails 2 "--datadir names the server, and -h or -U another" "--datadir with -h is refused" run -h "$D" -t 1
+same "--help and -? print the help" "$("$EB" tpcb run --help | grep -c 'PGHOST')$("$EB" tpcb -? | grep -c 'PGHOST')" 22
+q 'create table apps (name text)' >/dev/null
+printf "INSERT INTO apps VALUES (current_setting('application_name'));\n" >"$T/app.sql"
+run -f "$T/app.sql" -t 1 -n >/dev/null 2>&1
+PGAPPNAME=mine "$EB" tpcb run -h "$D" -p $P -U postgres eicbench -f "$T/app.sql" -t 1 -n --out "$T/app2" >/dev/null 2>&1
+"$EB" tpcb run -f "$T/app.sql" -t 1 -n "host=$D port=$P user=postgres dbname=eicbench application_name=given" --out "$T/app3" >/dev/null 2>&1
+same "eicbench is the fallback application name; PGAPPNAME and the connection string's win" \
+	"$(q 'select string_agg(name, $$,$$ order by name) from apps')" "eicbench,given,mine"
+
+# ---- custom scripts ---------------------------------------------------------------
+cat >"$T/c.sql" <<'SQL'
+\set aid random(1, 100000 * :scale)
+SELECT abalance, aid AS got FROM pgbench_accounts WHERE aid = :aid \gset x_
+\if :x_got = :aid and :client_id >= 0
+SELECT :x_abalance + 0 AS ok;
+\elif false
+SELECT 1 / 0;
+\else
+SELECT 1 / 0;
+\endif
+\sleep 1 ms
+\startpipeline
+SELECT 1;
+SELECT :client_id AS c;
+\endpipeline
+SQL
+for m in simple extended prepared; do
+	f="$T/c.sql"
+	# the simple protocol: no pipeline, but a compound command (\\;)
+	[ $m = simple ] && grep -v pipeline "$T/c.sql" | sed 's/^SELECT 1;$/SELECT 1 \\; SELECT 2;/' >"$T/c-simple.sql" &&
+		f="$T/c-simple.sql"
+	run -f "$f" -M $m -c 3 -j 2 -t 30 -n -r --json --out "$T/c-$m" >"$T/out.json" 2>"$T/err"
+	same "a script with \\gset, \\if, \\sleep and a pipeline, -M $m: 90 of 90, none failed" \
+		"$(j '"\(.transactions)/\(.expected) \(.failed) \(.aborted_clients)"')" "90/90 0 0"
+	same "-M $m: -r counts each meta-command too" "$(j '[.statements[] | select(.sql | startswith("\\")) | .count > 0] | map(select(.)) | length')" \
+		"$([ $m = simple ] && echo 5 || echo 7)"
+done
+"$EB" tpcb run --show-script tpcb-like 2>&1 | tail -n +2 >"$T/tpcb.sql"
+run -f "$T/tpcb.sql" -t 20 -n -r >"$T/f.out" 2>&1
+run -b tpcb -t 20 -n -r >"$T/b.out" 2>&1
+# the commands' lines, without the "record: FOLDER" line after them (stdout
+# is line-buffered, so it comes in the order it was printed)
+commands() { grep -A20 '^statement latencies' "$1" | grep -v '^record: ' | sed 's/^ *[0-9.]* *[0-9]* *//' | md5sum; }
+same "-b tpcb-like and -f of its text: the same commands" "$(commands "$T/f.out")" "$(commands "$T/b.out")"
+printf '\\set x :foo * 2\n\\set y debug(:x)\n' >"$T/d.sql"
+same "-D gives a variable" "$(run -f "$T/d.sql" -D foo=21 -t 1 -n 2>&1 | grep -c 'debug(script=0,command=2): int 42')" 1
+printf '\\set r debug(random(1, 1000000000))\n' >"$T/r.sql"
+same "--random-seed N: the same draws again" "$(run -f "$T/r.sql" -t 5 -n --random-seed 77 2>&1 | grep debug | md5sum)" \
+	"$(PGBENCH_RANDOM_SEED=77 run -f "$T/r.sql" -t 5 -n 2>&1 | grep debug | md5sum)"
+printf '\\set x random(0, 3)\n\\set y 10 / (:x - 1)\nSELECT :y;\n' >"$T/div.sql"
+fails 1 "aborted in command 1 (set) of script 0; evaluation of meta-command failed: division by zero" \
+	"division by zero aborts the client (the run goes on, exit 1)" run -f "$T/div.sql" -c 2 -t 50 -n
+fails 1 "stopped (--exit-on-abort): client" "--exit-on-abort stops the whole run" run -f "$T/div.sql" -c 2 -T 5 -n --exit-on-abort
+printf 'SELECT 1;\n\\set y 1 +\n' >"$T/syn.sql"
+fails 2 "syn.sql:2:11: syntax error in command \"set\"" "a syntax error names the line and column" run -f "$T/syn.sql" -t 1
+printf '\\set y :nowhere + 1\n' >"$T/unk.sql"
+fails 2 "unk.sql:1:8: undefined variable \"nowhere\"" "an unknown variable is refused" run -f "$T/unk.sql" -t 1
+fails 2 "total script weight must not be zero" "a weight of 0 on every script is refused" run -b se@0 -f "$T/r.sql@0" -t 1
+fails 2 "could not open file \"$T/none.sql\"" "-f of a missing file is refused" run -f "$T/none.sql" -t 1
+ok "-C: a connection per transaction" run -S -C -c 2 -t 10 -n --out "$T/conn"
+same "-C reports pgbench's connection lines" "$(run -S -C -t 3 -n 2>&1 | grep -c -e '^average connection time = ' -e 'including reconnection times')" 2
+
+# ---- init's steps and shapes --------------------------------------------------------
+ok "pgbench's form: eicbench tpcb -i" "$EB" tpcb -i --datadir "$D" -s 1 -q
+same "init says nothing on stdout, pgbench's lines on stderr" \
+	"$("$EB" tpcb init --datadir "$D" -s 1 2>/dev/null | wc -c)$("$EB" tpcb init --datadir "$D" -s 1 2>&1 >/dev/null | grep -c -e '^dropping old tables...$' -e '^done in ')" "02"
+ok "-I dtGvp: rows made by the server" "$EB" tpcb init --datadir "$D" -s 1 -I dtGvp
+same "... pgbench's rows all the same" "$(q 'select count(*), sum(bid), count(distinct filler) from pgbench_accounts')" "100000|100000|1"
+ok "--partitions 3 --unlogged-tables" "$EB" tpcb init --datadir "$D" -s 1 --partitions 3 --unlogged-tables
+same "... accounts partitioned in 3, tables unlogged" \
+	"$(q "select relkind from pg_class where relname = 'pgbench_accounts'") $(q "select count(*) from pg_inherits where inhparent = 'pgbench_accounts'::regclass") $(q "select relpersistence from pg_class where relname = 'pgbench_tellers'")" "p 3 u"
+same "a run on them says so" "$(run -S -t 5 -n 2>&1 | grep -A1 '^partition method: range$' | grep -c '^partitions: 3$')" 1
+ok "-I dt then -I gvp: the steps apart" "$EB" tpcb init --datadir "$D" -s 1 -I dt
+same "... tables made, empty" "$(q 'select count(*) from pgbench_accounts')" 0
+ok "... then filled" "$EB" tpcb init --datadir "$D" -s 1 -I gvp
+same "... 100000 accounts, their key" "$(q 'select count(*) from pgbench_accounts')/$(q "select count(*) from pg_indexes where indexname = 'pgbench_accounts_pkey'")" "100000/1"
+fails 2 "unrecognized initialization step \"x\"" "an unknown init step is refused" "$EB" tpcb init --datadir "$D" -I dtx
+mkdir -p "$T/ts" && chown postgres "$T/ts" && q "create tablespace ts1 location '$T/ts'" >/dev/null
+ok "--tablespace and --index-tablespace" "$EB" tpcb init --datadir "$D" -s 1 --tablespace ts1 --index-tablespace ts1
+same "... the tables and keys there" "$(q "select count(*) from pg_tables where tablespace = 'ts1' and tablename like 'pgbench_%'")/$(q "select count(*) from pg_indexes where tablespace = 'ts1'")" "4/3"
+ok "init back to plain tables before the matrix" "$EB" tpcb init --datadir "$D" -s 1
 
 # ---- every builtin, protocol and pipeline -----------------------------------
 # -n keeps history across runs, so it must hold every committed transaction.
@@ -138,13 +241,11 @@ same "-R records the schedule lag" "$(j '.lag_ms.mean >= 0 and .lag_ms.max >= .l
 out=$(run -c 2 -T 2 -P 1 2>&1 >/dev/null)
 same "-P prints progress lines (exit 0)" "$?:$(echo "$out" | grep -cE '^progress: [0-9.]+ s, [0-9.]+ tps, lat [0-9.]+ ms stddev [0-9.]+, 0 failed$' | sed 's/^[12]$/yes/')" 0:yes
 
-PGHOST=$D PGPORT=$P PGUSER=postgres PGDATABASE=eicbench says "--dsn '' takes the PG* variables" "number of transactions actually processed: 5/5" "$EB" tpcb run --dsn '' -t 5 --out "$T/pgenv"
-
 # ---- retries: serializable isolation on one branch row ----------------------
 q 'create database ser' >/dev/null
 qo ser "alter database ser set default_transaction_isolation = 'serializable'" >/dev/null
 DS="host=$D port=$P user=postgres dbname=ser"
-says "init another database" "^scale 1: pgbench_accounts" "$EB" tpcb init --dsn "$DS" -s 1
+says_err "init another database" "^scale 1: pgbench_accounts" "$EB" tpcb init --dsn "$DS" -s 1
 for mode in "-M extended" "-M prepared --pipeline 4"; do
 	"$EB" tpcb run --dsn "$DS" -c 4 -j 2 -t 100 --max-tries 20 $mode -n --json --out "$T/ser$(echo $mode | tr -cd a-z0-9)" >"$T/out.json" 2>"$T/err"
 	same "serializable $mode: exit 0, conflicts were retried" "$?:$(j '.retries > 0')" 0:true
@@ -172,6 +273,6 @@ sleep 1.5
 kill -INT "$(head -n 1 "$D/postmaster.pid")"
 wait $rp
 same "a server stopped midway ends the run with status 1" "$?" 1
-same "... with a clear message naming a client" "$(grep -cE 'client [0-9]+ (aborted|lost)' "$T/stop.out" | sed 's/^[1-9].*/yes/')" yes
+same "... with a clear message naming a client" "$(grep -cE 'client [0-9]+ (script [0-9]+ )?(aborted|lost)' "$T/stop.out" | sed 's/^[1-9].*/yes/')" yes
 same "... and a record of the clients lost" "$(jq -r '.aborted_clients' "$T/stop/trials.jsonl")" 3
 same "no tpcb folder written under the checkout's results/" "$(tpcb_folders)" "$before"

@@ -1,7 +1,7 @@
--- The results database: one schema, made once; every table keyed so that
-SET client_min_messages = warning;
--- loading a folder again replaces its rows instead of adding them.
-CREATE SCHEMA IF NOT EXISTS eicbench;
+-- Migration 1, the first schema of the results database: every table keyed
+-- so that loading a folder again replaces its rows instead of adding them.
+-- IF NOT EXISTS throughout: a database an earlier export made, before there
+-- were schema versions, takes it as it is.
 CREATE TABLE IF NOT EXISTS eicbench.folders (
     folder_id      text PRIMARY KEY,      -- the folder's name and parent run, e.g. 20261201T103000Z-run/sweep-blog
     command        text NOT NULL,         -- sweep, probe, run, ...

@@ -1,0 +1,1 @@
+INSERT INTO eicbench.schema_version (version, name) VALUES ($1::integer, $2);

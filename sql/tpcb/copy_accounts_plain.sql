@@ -1,0 +1,1 @@
+COPY pgbench_accounts FROM STDIN WITH (FORMAT binary);
