@@ -32,7 +32,7 @@
 # median IOPS ratio (emulated / direct) and CPU per read (the probe's, plus
 # the emulator's through it) with min..max over the rounds.
 #
-# Run it alone: flock -x /work/locks/bench.lock make bench-emulate.
+# Run it alone, with nothing else busy on the machine: make bench-emulate.
 # Environment: BENCH_EMULATE_DIR (data/bench-emulate), BENCH_EMULATE_ROWS
 # (100000000; 10000000 at least; the backing files take about 80 bytes a
 # row of memory in tmpfs), BENCH_EMULATE_RUNS (3), BENCH_EMULATE_READAHEAD
