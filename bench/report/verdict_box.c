@@ -73,16 +73,36 @@ static size_t loosest(const struct regret *g, size_t v)
 	return best;
 }
 
-static const char *stopped(const struct verdict *v)
+/* Why each query's sweep stopped, into F: " (the sweeps stopped: R)" when
+ * they say one reason, else " (the sweeps stopped: Q1: R1; Q2: R2)". A sweep
+ * that raced before the later queries ran decided on what it had seen
+ * then, which is why its reason can read "decided" under an open answer. */
+static void say_stopped(FILE *f, const struct verdict *v)
 {
-	for (int i = 0; i < v->nq; i++) {
-		const char *s = v->q[i].have_rep ?
-			report_str_at(json_object_get(json_object_get(v->q[i].rep.meta, "plan"), "racing"), "stopped", NULL) : NULL;
+	const char *why[REPORT_MAX_QUERIES] = { 0 }, *one = NULL;
+	int n = 0, same = 1;
 
-		if (s)
-			return s;
+	for (int i = 0; i < v->nq && i < REPORT_MAX_QUERIES; i++) {
+		why[i] = v->q[i].have_rep ?
+			report_str_at(json_object_get(json_object_get(v->q[i].rep.meta, "plan"), "racing"), "stopped", NULL) : NULL;
+		if (!why[i])
+			continue;
+		if (one && strcmp(one, why[i]))
+			same = 0;
+		one = one ? one : why[i];
+		n++;
 	}
-	return NULL;
+	if (!n)
+		return;
+	if (same) {
+		fprintf(f, " (the sweeps stopped: %s)", one);
+		return;
+	}
+	fprintf(f, " (the sweeps stopped:");
+	for (int i = 0, k = 0; i < v->nq && i < REPORT_MAX_QUERIES; i++)
+		if (why[i])
+			fprintf(f, "%s %s: %s", k++ ? ";" : "", v->q[i].name, why[i]);
+	fprintf(f, ")");
 }
 
 /* Why the answer is not decided, into F. */
@@ -91,7 +111,6 @@ static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 	const struct decision *d = &g->d;
 	size_t a = d->answer, q = loosest(g, a), n = 0;
 	char x[32], y[32];
-	const char *stop = stopped(v);
 
 	if (d->regime == DECISION_OPEN && !isfinite(d->cell[q][a].hi))
 		fprintf(f, "in %s, %s and another value share no round of kept runs (runs flagged as disturbed are left out), so it has no upper bound yet",
@@ -110,8 +129,7 @@ static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 			fprintf(f, "%s is not yet shown within the margin of the least worst case", g->values[a]);
 	}
 	fprintf(f, "; more rounds narrow the bounds");
-	if (stop)
-		fprintf(f, " (the sweeps stopped: %s)", stop);
+	say_stopped(f, v);
 }
 
 /* "after 4 rounds", or "after 5 rounds of blog, 7 of sparse" when they differ. */
