@@ -135,7 +135,7 @@ const struct man_page cmd_report_page = {
 	.forms = report_forms,
 	.description =
 	"Renders a result folder (a sweep's, a run's or a confsweep's) again from its records alone: the table, summary.csv, report.md, a self-contained report.html (styles and plots inline, so it opens from a mail attachment), the plots, and the explanation. A run's folder gives the verdict: one value for the storage, each query's observed speedup beside the one the replay predicts, the device's curve and the check for caches below the machine.\n\n"
-	"A value's interval is the distribution-free interval of its median; a speedup is a ratio of medians with a bootstrap interval; the recommendation is the smallest value indistinguishable from the fastest (see docs/judging.md). What could not be read (an interrupted run, a torn last record) is named and the rest is reported.",
+	"A value's interval is the distribution-free interval of its median; a speedup is a ratio of medians with a bootstrap interval; the recommendation is the smallest value whose regret against the fastest, paired within rounds, is within the margin (see docs/decision.md). What could not be read (an interrupted run, a torn last record) is named and the rest is reported.",
 	.examples = report_examples,
 	.exit_status = "report exits 0 when something was rendered and 2 when nothing could be (no sweep with a finished trial).",
 	.files = "DIR/report.md, DIR/report.html\tthe report, written again\n"
