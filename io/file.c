@@ -71,3 +71,21 @@ int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len)
 	close(fd);
 	return rc;
 }
+
+ssize_t file_pread_full(int fd, void *buf, size_t size, off_t off)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = pread(fd, (char *)buf + done, size - done, off + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}

@@ -8,6 +8,7 @@
 #define IO_FILE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Read PATH whole into a new buffer *TEXT (free it), NUL-terminated; its
@@ -16,5 +17,12 @@
  * -ENOMEM or the -errno of open/read.
  */
 int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len);
+
+/*
+ * pread(2) until SIZE bytes at OFF are in BUF, end of file or an error,
+ * going on after EINTR and short reads. The bytes read (fewer than SIZE
+ * only at end of file), or -errno.
+ */
+ssize_t file_pread_full(int fd, void *buf, size_t size, off_t off);
 
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "io/clock.h"
+#include "io/file.h"
 
 #define BATCH 64
 #define MAX_LATE_NS 200000ULL    /* a wake-up later than 200 µs is the machine's, not the timer's */
@@ -186,25 +187,6 @@ void serve_stop(struct emu *e)
 	e->completer_started = false;
 }
 
-/* The whole of [off, off+size) from FD, short only at the end of the file. */
-static ssize_t read_backing(int fd, char *buf, size_t size, off_t off)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pread(fd, buf + done, size - done, off + (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
-
 /* Queue P's events: each member done at its end, the reply at DUE. */
 static int queue_events(struct emu *e, const struct model_placement *pl, uint64_t arrived,
 			uint64_t due, struct pending *p)
@@ -244,7 +226,7 @@ void serve_read(struct emu *e, fuse_req_t req, int fd, uint64_t key, size_t size
 	for (unsigned i = 0; i < pl.n; i++)
 		counters_arrive(&e->counters.member[pl.member[i]], pl.bytes[i], now);
 	pthread_mutex_unlock(&e->lock);
-	n = read_backing(fd, p->buf, size, off);
+	n = file_pread_full(fd, p->buf, size, off);
 	if (n < 0)
 		p->err = (int)-n;
 	else

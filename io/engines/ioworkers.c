@@ -5,6 +5,7 @@
  */
 #include "io/engines/ioworkers.h"
 #include "io/engines/pagesum.h"
+#include "io/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,21 +27,9 @@ static double thread_cpu_ms(void)
 /* The read, on this worker's own descriptor of its file (opened now if need be). */
 static int64_t do_read(const struct ioworkers *w, int *fds, struct ioworker_read *rd)
 {
-	size_t got = 0;
-
 	if (fds[rd->file] < 0 && (fds[rd->file] = open(w->paths[rd->file], O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	while (got < rd->len) {
-		ssize_t n = pread(fds[rd->file], (char *)rd->buf + got, rd->len - got, rd->off + (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (int64_t)got;
+	return (int64_t)file_pread_full(fds[rd->file], rd->buf, rd->len, rd->off);
 }
 
 /* Take one queued slot and wake peers while reads are still queued; under the lock. */

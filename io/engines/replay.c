@@ -21,6 +21,7 @@
 #include "io/clock.h"
 #include "io/engines/ioworkers.h"
 #include "io/engines/pagesum.h"
+#include "io/file.h"
 
 struct replay {
 	const struct replay_config *cfg;
@@ -93,19 +94,14 @@ static void verify(struct replay *r, const void *buf, size_t len)
 /* One pread(2) of N blocks from page IDX, whole, into BUF; timed as a wait. */
 static int read_now(struct replay *r, size_t idx, unsigned n, char *buf)
 {
-	size_t want = (size_t)n * r->cfg->map->block_bytes, got = 0;
+	size_t want = (size_t)n * r->cfg->map->block_bytes;
 	uint64_t t0 = clock_now_ns();
 	off_t off;
 	int fd = where(r, idx, &off);
+	ssize_t k = file_pread_full(fd, buf, want, off);
 
-	while (got < want) {
-		ssize_t k = pread(fd, buf + got, want - got, off + (off_t)got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return fail(r, k < 0 ? -errno : -EIO, k < 0 ? "read" : "short read", idx);
-		got += (size_t)k;
-	}
+	if (k != (ssize_t)want)
+		return fail(r, k < 0 ? (int)k : -EIO, k < 0 ? "read" : "short read", idx);
 	verify(r, buf, want);
 	r->res->wait_ms += (double)(clock_now_ns() - t0) / 1e6;
 	r->res->reads++;
