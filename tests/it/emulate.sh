@@ -13,13 +13,7 @@
 . tests/it/lib.sh
 plan 58
 
-if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ]; then
-	why="no /dev/fuse"
-	[ -c /dev/fuse ] && why="no fusermount3"
-	command -v fusermount3 >/dev/null 2>&1 && why="not root (the emulator mounts with allow_other)"
-	skip_rest "$why"
-	exit 0
-fi
+need_fuse || exit 0
 
 B=/dev/shm/eicbench-emu.$$
 mkdir -p "$B/back" "$B/back4" "$T/mnt" "$T/mnt4" "$T/full"

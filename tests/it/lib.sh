@@ -88,6 +88,23 @@ skip_rest() {
 	done
 }
 
+# need_fuse: true where an emulated device can be mounted here (/dev/fuse,
+# fusermount3, root: the emulator mounts with allow_other); else every check
+# left in the plan is skipped with the reason, and false
+need_fuse() {
+	if [ ! -c /dev/fuse ]; then
+		_why="no /dev/fuse"
+	elif ! command -v fusermount3 >/dev/null 2>&1; then
+		_why="no fusermount3"
+	elif [ "$(id -u)" -ne 0 ]; then
+		_why="not root (the emulator mounts with allow_other)"
+	else
+		return 0
+	fi
+	skip_rest "$_why"
+	return 1
+}
+
 # ok DESCRIPTION COMMAND...: the command must succeed. When its success is
 # all there is to look at, use says instead, naming what it must print.
 ok() {

@@ -9,13 +9,7 @@
 . tests/it/lib.sh
 plan 37
 
-if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ]; then
-	why="no /dev/fuse"
-	[ -c /dev/fuse ] && why="no fusermount3"
-	command -v fusermount3 >/dev/null 2>&1 && why="not root (the emulator mounts with allow_other)"
-	skip_rest "$why"
-	exit 0
-fi
+need_fuse || exit 0
 
 D=$T/pg
 P=54412
