@@ -13,6 +13,11 @@
 # CACHE/pg/VERSION.MINOR. A finished build leaves eicbench-build.json there;
 # a later call finds it and prints the same bindir without building.
 # With --cached, only look: print the bindir of a finished build, or exit 1.
+# With --background, return at once: when no build is finished, one starts
+# behind the caller at the lowest CPU priority (nice 19), its progress in
+# CACHE/build-VERSION.log; a later plain call waits for it (the cache's lock)
+# and prints its bindir, or builds again if it failed. make check starts 18
+# this way so that the build runs while the tests wait on the disk.
 # --cache-dir prints the build cache's folder.
 #
 # The build cache: $EICBENCH_CACHE, else /var/cache/eicbench as root (the
@@ -25,7 +30,7 @@ set -eu
 umask 022
 
 usage() {
-	echo "usage: scripts/build-pg.sh [--cached] VERSION   (a PostgreSQL major version, 10..99, e.g. 18)" >&2
+	echo "usage: scripts/build-pg.sh [--cached | --background] VERSION   (a PostgreSQL major version, 10..99, e.g. 18)" >&2
 	echo "       scripts/build-pg.sh --cache-dir" >&2
 	exit 2
 }
@@ -40,9 +45,11 @@ else
 fi
 
 cached_only=""
+background=""
 case "${1:-}" in
 --cache-dir) [ $# -eq 1 ] || usage; echo "$cache"; exit 0 ;;
 --cached) cached_only=1; shift ;;
+--background) background=1; shift ;;
 esac
 [ $# -eq 1 ] || usage
 case "$1" in
@@ -82,6 +89,15 @@ if [ -n "$found" ]; then
 	exit 0
 fi
 [ -z "$cached_only" ] || exit 1
+
+if [ -n "$background" ]; then
+	mkdir -p "$cache" ||
+		fail cache "" "cannot create the build cache '$cache'; set EICBENCH_CACHE to a writable directory"
+	blog=$cache/build-$major.log
+	say "PostgreSQL $major is not built yet: building it behind this at nice 19 (progress in $blog)"
+	nice -n 19 "$here/scripts/build-pg.sh" "$major" >"$blog" 2>&1 </dev/null &
+	exit 0
+fi
 
 mkdir -p "$cache/pg" "$cache/apt" "$cache/src" ||
 	fail cache "" "cannot create the build cache '$cache'; set EICBENCH_CACHE to a writable directory"

@@ -13,6 +13,11 @@
 # each end with "# faults injected: N, survived: M, skipped: K"; their sum
 # is one line of the summary.
 # IT_ONLY=name runs only tests/it/name.sh; UNIT_ONLY=1 skips integration.
+# The integration tests that use a built PostgreSQL (those that look for one
+# with scripts/build-pg.sh --cached) run last; with EICBENCH_WAIT_PG=N (make
+# check: it started the build of N behind the tests) they first wait for
+# that build, and one that failed is a failure. Each line ends with the
+# program's seconds.
 set -u
 passed=0
 failed=0
@@ -29,7 +34,8 @@ count() { # file pattern
 	sed -n "$2" "$1" | awk '{ s += $1 } END { print s + 0 }'
 }
 
-# tally NAME P F S: add to the totals, show the log on failure, print a line
+# tally NAME P F S [SECONDS]: add to the totals, show the log on failure,
+# print a line
 tally() {
 	passed=$((passed + $2))
 	failed=$((failed + $3))
@@ -38,10 +44,12 @@ tally() {
 		failures="$failures $1"
 		cat "$log"
 	fi
+	secs=""
+	[ -z "${5:-}" ] || secs=" ($5 s)"
 	if [ "$4" -gt 0 ]; then
-		printf '%-28s %3d passed, %d failed, %d skipped\n' "$1" "$2" "$3" "$4"
+		printf '%-28s %3d passed, %d failed, %d skipped%s\n' "$1" "$2" "$3" "$4" "$secs"
 	else
-		printf '%-28s %3d passed, %d failed\n' "$1" "$2" "$3"
+		printf '%-28s %3d passed, %d failed%s\n' "$1" "$2" "$3" "$secs"
 	fi
 }
 
@@ -54,6 +62,7 @@ unplanned() {
 }
 
 for t in "$@"; do
+	t0=$(date +%s)
 	"$t" >"$log" 2>&1
 	rc=$?
 	planned=$(count "$log" 's/^\[==========\] Running \([0-9]*\) test(s)\..*/\1/p')
@@ -65,15 +74,37 @@ for t in "$@"; do
 	fi
 	grep '^\[  SKIPPED \] ' "$log" | grep -v 'test(s), listed below:' |
 		sed "s|^\[  SKIPPED \] |$t: |" | sort -u >>"$skips"
-	tally "$t" "$p" "$f" "$s"
+	tally "$t" "$p" "$f" "$s" $(($(date +%s) - t0))
 done
 
+# wait_pg: before the first test that uses a built PostgreSQL, wait for the
+# build make check started (a plain build-pg.sh call takes the cache's lock
+# after it, and builds again if it failed); a failed build is a failure
+waited=""
+wait_pg() {
+	[ -n "${EICBENCH_WAIT_PG:-}" ] && [ -z "$waited" ] || return 0
+	waited=1
+	t0=$(date +%s)
+	if scripts/build-pg.sh --cached "$EICBENCH_WAIT_PG" >/dev/null; then
+		return 0
+	fi
+	echo "waiting for the build of PostgreSQL $EICBENCH_WAIT_PG ($(scripts/build-pg.sh --cache-dir)/build-$EICBENCH_WAIT_PG.log)"
+	if scripts/build-pg.sh "$EICBENCH_WAIT_PG" >/dev/null 2>"$log"; then
+		echo "PostgreSQL $EICBENCH_WAIT_PG built; waited $(($(date +%s) - t0)) s"
+	else
+		tally "build of PostgreSQL $EICBENCH_WAIT_PG" 0 1 0 $(($(date +%s) - t0))
+	fi
+}
+
 if [ -z "${UNIT_ONLY:-}" ]; then
-	for it in tests/it/*.sh; do
+	built=$(grep -l 'build-pg.sh --cached' tests/it/*.sh)
+	for it in $(grep -L 'build-pg.sh --cached' tests/it/*.sh) $built; do
 		case "$it" in *"/lib.sh") continue ;; esac
 		if [ -n "${IT_ONLY:-}" ] && [ "$it" != "tests/it/$IT_ONLY.sh" ]; then
 			continue
 		fi
+		case " $(echo $built) " in *" $it "*) wait_pg ;; esac
+		t0=$(date +%s)
 		sh "$it" >"$log" 2>&1
 		rc=$?
 		p=$(grep '^ok ' "$log" | grep -vc ' # SKIP')
@@ -95,7 +126,7 @@ if [ -z "${UNIT_ONLY:-}" ]; then
 		injected=$((injected + $(count "$log" "${fsum}\\1/p")))
 		survived=$((survived + $(count "$log" "${fsum}\\2/p")))
 		fskipped=$((fskipped + $(count "$log" "${fsum}\\3/p")))
-		tally "$it" "$p" "$f" "$s"
+		tally "$it" "$p" "$f" "$s" $(($(date +%s) - t0))
 	done
 fi
 
