@@ -2,12 +2,14 @@
 # disk in the same cluster: the sparse query's heap phase at 16 at least 3x
 # faster than at 1, the report saying the device's latency was hidden by
 # reads in flight with the queue depth it measured, each storage its own
-# ALTER TABLESPACE line, compare showing both; --tablespace-dir refused where
+# ALTER TABLESPACE line, compare showing both; probe --relation, the cache
+# check and the replay trials reading the tablespace's files through the
+# emulated device; --tablespace-dir refused where
 # the server's user cannot reach; a cluster using the mount keeps it from
 # being stopped; SIGKILL of the emulator said by the next command, nothing
 # of the data set lost.
 . tests/it/lib.sh
-plan 37
+plan 46
 
 need_fuse || exit 0
 
@@ -70,6 +72,35 @@ ok "the verdict names the device as emulated, with its model" sh -c "grep -Eq '^
 	grep -Eq '^\\| model +\\| eicbench emulated device: latency 2 ms' '$T/run-emu/report.md' &&
 	grep -Eq '^\\| emulated model +\\| \\{' '$T/run-emu/report.md'"
 
+same "and it is 16, where this device hides its 2 ms (1 and 0 wait on each read)" "$(echo "$emu_line" | sed -n 's/.*effective_io_concurrency = \([0-9]*\)).*/\1/p')" 16
+# The cache check followed the relations to their tablespace: its reads took
+# the emulated device's 2 ms, every one of them.
+same "the cache check read the tablespace's files on the emulated device (no read under 1.9 ms)" \
+	"$(jq -r '.plan.cache_check | .ran and .passes.first.min_ns >= 1900000 and .passes.fresh.min_ns >= 1900000' "$S/meta.json")" true
+
+# probe --relation reads the table's files where its tablespace puts them,
+# through the emulated device: its counters moved by the probe's own count.
+c0=$(jq .device.reads "$M/.eicbench/counters.json")
+ok "probe --relation on the tablespace's table" "$EB" probe --datadir "$D" --relation test --pattern random --depth 4 --count 400 --direct --out "$T/p-emu"
+c1=$(jq .device.reads "$M/.eicbench/counters.json")
+tsoid=$(q "select oid from pg_tablespace where spcname = 'eicbench_ts'")
+same "its files are the tablespace's, on the emulated device" \
+	"$(jq -r '[(.relation.segment_base | test("/pg_tblspc/'"$tsoid"'/")), .device.name] | @tsv' "$T/p-emu/meta.json")" "$(printf 'true\temulated')"
+same "the emulated device served what the probe counted (within 1%)" \
+	"$(jq -s 'map(.disk.reads) | add' "$T/p-emu/points.jsonl" | awk -v e=$((c1 - c0)) '{ d = e - $1; if (d < 0) d = -d; print (d <= 0.01 * $1 && $1 > 0) ? "yes" : "no: device " e ", probe " $1 }')" yes
+same "one read at a time took the device's 2 ms" "$(jq -r 'select(.engine == "psync") | .lat_ns.p50 >= 1900000' "$T/p-emu/points.jsonl")" true
+
+# The replay trials read the tablespace's files too: at 1 each of their reads
+# waits the device's 2 ms, at 16 they overlap.
+ok "a sweep with replay trials on the tablespace" "$EB" sweep --datadir "$D" --query sparse --eic 1,16 --runs 1 --replay --no-cache-check --out "$T/s-replay"
+rw() { jq -r --arg k "round=1 effective_io_concurrency=$1 replay" 'select(.trial_key == $k) | "\(.replay.wait_ms) \(.replay.reads)"' "$T/s-replay/trials.jsonl"; }
+set -- $(rw 1) $(rw 16)
+if [ $# -eq 4 ] && awk -v w1="$1" -v n1="$2" -v w16="$3" 'BEGIN { exit !(n1 > 0 && w1 >= 0.9 * n1 * 2 && w1 >= 3 * w16) }'; then
+	pass "the replay at 1 waited the device's 2 ms per read ($1 ms for $2 reads), at 16 at least 3x less ($3 ms)"
+else
+	flunk "the replay's waits do not show the emulated device: at 1 '$1 ms for $2 reads', at 16 '$3 ms'"
+fi
+
 # A cluster with a tablespace on the mount keeps it mounted.
 fails 2 "the PostgreSQL cluster in $D (postmaster pid [0-9]*) is running with a tablespace at $M/ts" \
 	"--stop is refused while a cluster uses the mount, naming the cluster" "$EB" device emulate --stop "$M"
@@ -83,6 +114,8 @@ case $disk_line in
 *) flunk "the plain disk's own line: got '$disk_line', wanted ALTER TABLESPACE pg_default SET (...)" ;;
 esac
 same "the two lines differ" "$([ "$emu_line" != "$disk_line" ] && echo yes)" yes
+same "the plain disk's cache check read its own files, well under the emulated 2 ms" \
+	"$(jq -r '.plan.cache_check | .ran and .passes.first.median_ns < 1000000' "$T/run-disk/sweep-sparse/meta.json")" true
 ok "compare of the two runs" "$EB" compare "$T/run-emu" "$T/run-disk" --no-plot --out "$T/cmp"
 # per_ts LINE TABLESPACE: compare's own rule for LINE (A or B) on its
 # tablespace, and the statement it prints for it: "V" when it recommends V
