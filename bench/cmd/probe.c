@@ -33,7 +33,7 @@ static const struct opt_desc probe_table[] = {
 	{ "query", OPT_STR, O(query), 0, 0, "Q", "blog",
 	  "relation form: blog, sparse, or a file holding SELECT * FROM NAME ..." },
 	{ "engine", OPT_STR, O(engine), 0, 0, "LIST", PROBE_PLAN_ENGINES,
-	  "engines to run: psync, fadvise, io_uring, readstream" },
+	  "engines to run: psync, fadvise, io_uring, readstream (with --direct the default is " PROBE_PLAN_ENGINES_DIRECT ", and fadvise is refused: O_DIRECT reads bypass the page cache it fills)" },
 	{ "depth", OPT_STR, O(depth), 0, 0, "LIST", PROBE_PLAN_DEPTHS,
 	  "reads in flight (io_uring, readstream) or blocks advised ahead (fadvise), 1 to 4096" },
 	{ "combine", OPT_INT, O(combine), 1, PROBE_MAX_COMBINE, "N", "16",

@@ -227,6 +227,20 @@ static int plan_plateau(const struct probe_cfg *o, struct probe_plan *p, char *e
 	return 0;
 }
 
+/* posix_fadvise(WILLNEED) reads ahead into the page cache, and O_DIRECT
+ * reads bypass it: each block would be read twice, and the window would
+ * seem to gain nothing. */
+static int check_direct(const struct probe_cfg *o, const struct probe_plan *p,
+			char *err, size_t len)
+{
+	for (unsigned i = 0; o->direct && i < p->nengines; i++)
+		if (p->engines[i] == &engine_fadvise) {
+			snprintf(err, len, "--engine fadvise with --direct: posix_fadvise reads ahead into the page cache, which O_DIRECT reads bypass (each block would be read twice); leave --direct out for fadvise, or give --engine psync,io_uring");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* What both forms share. */
 static int plan_common(const struct probe_cfg *o, struct probe_plan *p,
 		       char *err, size_t len)
@@ -248,7 +262,8 @@ static int plan_common(const struct probe_cfg *o, struct probe_plan *p,
 	if (o->cache_check)
 		return check_cache_form(o, err, len);
 	if ((rc = plan_time(o, p, err, len)) < 0 ||
-	    (rc = parse_engines(o->engine ? o->engine : PROBE_PLAN_ENGINES, p, err, len)) < 0 ||
+	    (rc = parse_engines(o->engine ? o->engine : o->direct ? PROBE_PLAN_ENGINES_DIRECT : PROBE_PLAN_ENGINES,
+				p, err, len)) < 0 || (rc = check_direct(o, p, err, len)) < 0 ||
 	    (rc = parse_depths(o->depth ? o->depth : PROBE_PLAN_DEPTHS, p, err, len)) < 0 ||
 	    (rc = plan_sizes(o, p, err, len)) < 0 || (rc = plan_plateau(o, p, err, len)) < 0)
 		return rc;

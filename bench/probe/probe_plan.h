@@ -31,6 +31,7 @@
 #define PROBE_PLAN_MAX_SIZES   16
 #define PROBE_PLAN_MAX_SIZE    (16u << 20)   /* sizes: 16 MiB a read at most */
 #define PROBE_PLAN_ENGINES     "psync,fadvise,io_uring"
+#define PROBE_PLAN_ENGINES_DIRECT "psync,io_uring"   /* fadvise reads into the page cache O_DIRECT skips */
 #define PROBE_PLAN_DEPTHS      "1,2,4,8,16,32,64,128,256"
 
 /* What to probe, as `eicbench probe` takes it; NULL / 0 / false when not

@@ -4,7 +4,7 @@
 # O_DIRECT, bad input. Points run --no-cold, or --direct (which evicts the
 # files rather than drop the whole page cache, even as root).
 . tests/it/lib.sh
-plan 87
+plan 91
 D=$T/pg
 P=54399
 F=$T/f.bin
@@ -86,6 +86,11 @@ fails 2 "is a directory" "a directory is refused" "$EB" probe --file "$T" --coun
 fails 2 "is empty or shorter than one block" "an empty file is refused" "$EB" probe --file "$T/empty" --count 10
 fails 2 "'0' is not allowed" "--depth 0 is refused" "$EB" probe --file "$F" --depth 0
 fails 2 "not a multiple of 512" "--bs 1000 with --direct is refused" "$EB" probe --file "$F" --bs 1000 --direct
+fails 2 "--engine fadvise with --direct: .*O_DIRECT reads bypass" "fadvise with --direct is refused (it would read each block twice)" \
+	"$EB" probe --file "$F" --engine psync,fadvise --direct --depth 4 --count 10 --out "$T/fadv-direct"
+absent "and nothing was written" "$T/fadv-direct"
+ok "--direct alone" "$EB" probe --file "$F" --direct --depth 4 --count 20 --no-cold --out "$T/direct-default"
+same "runs psync and io_uring, not fadvise" "$(jq -r .engine "$T/direct-default/points.jsonl" | sort -u | tr '\n' ' ')" "io_uring psync "
 fails 2 "'foo' is not an engine" "an unknown engine is refused" "$EB" probe --file "$F" --engine psync,foo
 fails 2 "applies to the readstream engine only" "--combine without readstream is refused" \
 	"$EB" probe --file "$F" --engine io_uring --combine 8
