@@ -11,7 +11,10 @@
 # printed), the medians of both tools' IOPS and CPU, and each tool's reads in
 # flight at the device (aqu-sz: /proc/diskstats for ours, fio's disk_util
 # in_queue over its run time for fio; ours also by Little's law at the
-# probe).
+# probe). Each row's CPU per read is also split, in cpu-split.txt, into user
+# time (the tool's own work) and system time (the kernel's for its system
+# calls): both tools make one pread64 per read at psync, so there the system
+# part is the same work, and its swings are the kernel's and the host's.
 #
 # A point runs BENCH_PROBE_ROUNDS rounds, then two more at a time while it is
 # not settled, up to BENCH_PROBE_MAX_ROUNDS: unsettled is an IOPS or CPU
@@ -95,22 +98,26 @@ theirs() {
 		{ echo "bench-probe: fio failed, see $OUT/$3.log" >&2; exit 1; }
 }
 
-# One round's figures: "iops cpu_us_per_io aqu [inflight]" of each tool.
+# One round's figures: "iops cpu_us_per_io aqu [inflight] user_us sys_us"
+# of each tool (ours has inflight, fio not). The CPU per read is split in
+# user time (the tool's own work) and system time (the kernel's, for the
+# same system calls in both tools at psync).
 ours_figures() {
-	jq -r '"\(.iops) \(.cpu_us_per_io.user + .cpu_us_per_io.sys) \(.disk.avg_queue_depth // "nan") \(.inflight)"' "$1"
+	jq -r '"\(.iops) \(.cpu_us_per_io.user + .cpu_us_per_io.sys) \(.disk.avg_queue_depth // "nan") \(.inflight) \(.cpu_us_per_io.user) \(.cpu_us_per_io.sys)"' "$1"
 }
 fio_figures() {
-	jq -r '.jobs[0] as $j | "\($j.read.iops) \(($j.usr_cpu + $j.sys_cpu) / 100 * $j.read.runtime * 1000 / $j.read.total_ios) \(if (.disk_util | length) > 0 then .disk_util[0].in_queue / $j.read.runtime else "nan" end)"' "$1"
+	jq -r '.jobs[0] as $j | ($j.read.runtime * 1000 / $j.read.total_ios / 100) as $k | "\($j.read.iops) \(($j.usr_cpu + $j.sys_cpu) * $k) \(if (.disk_util | length) > 0 then .disk_util[0].in_queue / $j.read.runtime else "nan" end) \($j.usr_cpu * $k) \($j.sys_cpu * $k)"' "$1"
 }
 
 # stats MODE LABEL DEPTH CPU_TARGET: reads the rounds file "ours_iops
-# ours_cpu ours_aqu ours_inflight fio_iops fio_cpu fio_aqu". MODE "settled"
+# ours_cpu ours_aqu ours_inflight ours_user ours_sys fio_iops fio_cpu fio_aqu
+# fio_user fio_sys". MODE "settled"
 # prints yes or no (see the top of this file); "row" prints the table line,
 # and appends the verdict line to verdicts.txt and the per-round ratios to
 # rounds.txt.
 stats() {
 	awk -v mode="$1" -v l="$2" -v d="$3" -v ct="$4" -v m="$MARGIN" -v it="$IOPS_TARGET" \
-		-v vout="$OUT/verdicts.txt" -v rout="$OUT/rounds.txt" '
+		-v vout="$OUT/verdicts.txt" -v rout="$OUT/rounds.txt" -v sout="$OUT/cpu-split.txt" '
 	function sortv(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
 	function med(v, n) { sortv(v, n); return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
 	# P(Binomial(n, 1/2) <= k)
@@ -124,8 +131,10 @@ stats() {
 		if (loose(lo, hi)) return sprintf("undecided (%.3f-%.3f holds 1 but reaches past %.3f-%.3f)", lo, hi, 1 - m, 1 + m)
 		return sprintf("level (%.3f-%.3f holds 1)", lo, hi)
 	}
-	{ n++; oi[n] = $1; oc[n] = $2; oa[n] = $3; of[n] = $4; fi[n] = $5; fc[n] = $6; fa[n] = $7
-	  ir[n] = $1 / $5; cr[n] = $2 / $6; irs = irs sprintf(" %.3f", ir[n]) }
+	{ n++; oi[n] = $1; oc[n] = $2; oa[n] = $3; of[n] = $4; fi[n] = $7; fc[n] = $8; fa[n] = $9
+	  ou[n] = $5; os[n] = $6; fu[n] = $10; fs[n] = $11
+	  ur[n] = $10 > 0 ? $5 / $10 : 0; sr[n] = $11 > 0 ? $6 / $11 : 0
+	  ir[n] = $1 / $7; cr[n] = $2 / $8; irs = irs sprintf(" %.3f", ir[n]) }
 	END {
 		k = 1; while (k + 1 <= n / 2 && 1 - 2 * bcdf(n, k) >= 0.95) k++
 		cov = 1 - 2 * bcdf(n, k - 1)
@@ -147,6 +156,11 @@ stats() {
 			(unsettled ? ", not settled" : "") >> vout
 		printf "%s %d: IOPS ratio per round%s (ours first in odd rounds); interval covers the median ratio with %.1f%%\n",
 			l, d, irs, 100 * cov >> rout
+		mou = med(ou, n); mfu = med(fu, n); mos = med(os, n); mfs = med(fs, n)
+		mur = med(ur, n); ulo = ur[k]; uhi = ur[n + 1 - k]
+		msr = med(sr, n); slo = sr[k]; shi = sr[n + 1 - k]
+		printf "%s %d: CPU per read in user time (the tool'"'"'s own work) %.2f µs ours, %.2f fio, ratio %.3f (%.3f-%.3f); in system time (the kernel'"'"'s) %.2f µs ours, %.2f fio, ratio %.3f (%.3f-%.3f)\n",
+			l, d, mou, mfu, mur, ulo, uhi, mos, mfs, msr, slo, shi >> sout
 	}'
 }
 
@@ -188,6 +202,7 @@ echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/load.t
 		interval "" ours fio median interval "" ours fio ours rounds
 } | tee "$OUT/table.txt"
 : >"$OUT/rounds.txt"
+: >"$OUT/cpu-split.txt"
 : >"$OUT/verdicts.txt"
 for d in $DEPTHS; do
 	if [ "$d" -ge 4 ]; then ct=$CPU_TARGET_DEEP; else ct=$CPU_TARGET; fi
@@ -198,6 +213,7 @@ if [ "$PSYNC" = 1 ]; then
 fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/load.txt"
 cat "$OUT/rounds.txt"
+cat "$OUT/cpu-split.txt"
 cat "$OUT/verdicts.txt"
 cat "$OUT/load.txt"
 if grep -qE 'LOW|HIGH' "$OUT/table.txt"; then
