@@ -45,8 +45,9 @@ struct step {
 	const char *query;            /* sweep: the preset */
 	struct probe_cfg probe;       /* cache check, curve */
 	bool   resume;                /* a sweep started before: go on with it */
-	const char *peers[RUN_MAX_QUERIES];  /* a sweep: the sweeps before it, decided with it */
+	const char *peers[RUN_MAX_QUERIES];  /* a sweep: the run's other sweeps, decided with it */
 	int    npeers;
+	int    first_sweep;           /* a sweep: the step that runs every sweep's rounds */
 	double estimate_s;            /* for the ETA; 0 when unknown */
 };
 

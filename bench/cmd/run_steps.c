@@ -121,40 +121,78 @@ static int finish_sweep(const char *dir, char *err, size_t errlen)
 	return report_sweep_finish(dir, stdout, err, errlen);
 }
 
-static int step_sweep(struct run *r, struct step *st)
-{
-	struct bitmap_cfg b = { .force_bitmap = true, .no_cache_check = !r->o.no_probe };
-	struct replay_wcfg w = { 0 };
-	struct runner rn = { .stop = &cli_stopped };
-	char err[4096];
-	int ret = 0;
+/* The configuration of one query's sweep, as `sweep --race --replay` builds it. */
+struct one_sweep {
+	struct bitmap_cfg  b;
+	struct replay_wcfg w;
+};
 
-	rn.cfg = (struct runner_cfg){
-		.srv = r->o.srv, .workload = &workload_bitmap, .wcfg = &b, .command = "sweep",
+static void sweep_cfg(const struct run *r, const struct step *st, struct runner *rn,
+		      struct one_sweep *one)
+{
+	one->b = (struct bitmap_cfg){ .force_bitmap = true, .no_cache_check = !r->o.no_probe };
+	rn->stop = &cli_stopped;
+	rn->cfg = (struct runner_cfg){
+		.srv = r->o.srv, .workload = &workload_bitmap, .wcfg = &one->b, .command = "sweep",
 		.runs = (int)r->o.runs, .max_runs = (int)r->o.max_runs, .budget_s = r->o.budget_s,
-		/* racing, decided with the queries swept before this one */
+		/* racing, decided with the run's other queries, round by round */
 		.race = true, .prime = true, .margin = (double)r->o.margin_pct / 100,
 		.peers = (const char *const *)st->peers, .npeers = st->npeers,
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
 		.plan_given = !st->resume,
 		/* beside each query trial, after the same cold cycle, the replay
 		 * of its heap reads: the device's side of the same trial */
-		.companion = r->o.no_probe ? NULL : &workload_replay, .ccfg = &w,
+		.companion = r->o.no_probe ? NULL : &workload_replay, .ccfg = &one->w,
 	};
-	if (!st->resume) {
-		ret = sweep_grid_add_eic(&rn.cfg.grid, r->eic, err, sizeof(err));
-		if (ret == 0)
-			ret = query_load(st->query, &b.q, err, sizeof(err));
+}
+
+/* The run's sweeps, one per query, their rounds taken in turn (the first
+ * sweep step runs them all; see plan_sweeps). A sweep begun before (its
+ * folder has a meta.json) goes on with its own resume. */
+static int step_sweep(struct run *r, struct step *st)
+{
+	struct runner rn[RUN_MAX_QUERIES];
+	struct one_sweep one[RUN_MAX_QUERIES];
+	struct step *sw[RUN_MAX_QUERIES];
+	char err[4096];
+	int n = 0, which = 0, ret = 0;
+
+	if (st != &r->steps[st->first_sweep]) {
+		fprintf(stderr, "eicbench run: %s ran in the rounds of the first sweep step, query by query in turn\n",
+			st->name);
+		return 0;
 	}
+	memset(rn, 0, sizeof(rn));
+	memset(one, 0, sizeof(one));
+	for (int i = 0; i < r->nsteps; i++)
+		if (run_step_is_sweep(&r->steps[i]) && n < RUN_MAX_QUERIES) {
+			struct step *s = sw[n] = &r->steps[i];
+			char meta[sizeof(s->out) + 16];
+			struct stat sb;
+
+			snprintf(meta, sizeof(meta), "%s/%s", s->out, RECORD_META);
+			s->resume = stat(meta, &sb) == 0;
+			sweep_cfg(r, s, &rn[n], &one[n]);
+			n++;
+		}
+	for (int i = 0; ret == 0 && i < n; i++)
+		if (!sw[i]->resume) {
+			ret = sweep_grid_add_eic(&rn[i].cfg.grid, r->eic, err, sizeof(err));
+			if (ret == 0)
+				ret = query_load(sw[i]->query, &one[i].b.q, err, sizeof(err));
+			which = i;
+		}
 	if (ret == 0) {
-		ret = runner_main(&rn, r->argc, r->argv, finish_sweep, err, sizeof(err));
-		ret = cmd_runner_end(&rn, ret, err, false);	/* the run says how to go on */
+		ret = runner_main_joint(rn, n, r->argc, r->argv, finish_sweep, &which, err, sizeof(err));
+		ret = cmd_runner_end(&rn[which], ret, err, false);	/* the run says how to go on */
 	} else
 		ret = say_fail("sweep", ret, err);
-	query_free(&b.q);
-	replay_wcfg_free(&w);
-	json_decref(b.refs);
-	json_decref(b.cache_check);
+	for (int i = 0; i < n; i++) {
+		query_free(&one[i].b.q);
+		replay_wcfg_free(&one[i].w);
+		json_decref(one[i].b.refs);
+		json_decref(one[i].b.cache_check);
+	}
 	return ret;
 }
 
@@ -208,21 +246,38 @@ static void plan_server(struct run *r)
 	add(r, "start the server", "", step_start);
 }
 
-/* One sweep per query; each races with the ones before it as peers. */
+/* One sweep per query, each racing with all the others as peers. Their
+ * rounds are taken in turn (a round of each, then each decided), so the
+ * first step runs them all and the others only mark them done: a query
+ * raced alone would drop values by itself that another query needs. */
 static void plan_sweeps(struct run *r)
 {
-	struct step *before[RUN_MAX_QUERIES];
+	struct step *all[RUN_MAX_QUERIES];
+	int first = r->nsteps;
 
 	for (int q = 0; q < r->nqueries; q++) {
 		char name[64], sub[64];
-		struct step *s;
 
 		snprintf(name, sizeof(name), "sweep %s", r->queries[q]);
 		snprintf(sub, sizeof(sub), "sweep-%s", r->queries[q]);
-		s = before[q] = add(r, name, sub, step_sweep);
-		s->query = r->queries[q];
-		for (int k = 0; k < q; k++)
-			s->peers[s->npeers++] = before[k]->out;
+		all[q] = add(r, name, sub, step_sweep);
+		all[q]->query = r->queries[q];
+		all[q]->first_sweep = first;
+		if (q)
+			all[q]->estimate_s = 0.001;	/* done in the first one's rounds */
+	}
+	for (int q = 0; q < r->nqueries; q++)
+		for (int k = 0; k < r->nqueries; k++)
+			if (k != q)
+				all[q]->peers[all[q]->npeers++] = all[k]->out;
+	if (r->nqueries > 1) {
+		char name[64] = "sweeps";
+
+		for (int q = 0; q < r->nqueries; q++)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s", q ? ", " : " ",
+				 r->queries[q]);
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), ", round by round");
+		snprintf(all[0]->name, sizeof(all[0]->name), "%s", name);
 	}
 }
 

@@ -201,7 +201,10 @@ static int run_trial(struct runner *r, const struct workload *w, const struct sw
 	json_t *rec;
 	int ret;
 
-	record_utc_iso(time(NULL), started, sizeof(started));
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	record_utc_iso(now.tv_sec, started, sizeof(started));
 	ret = system_settings(r, t->combo, &restart, err, errlen);
 	faultpoint("runner:settings");	/* the trial's settings written, not yet in force */
 	if (ret == 0 && !r->cfg.warm)
@@ -216,6 +219,8 @@ static int run_trial(struct runner *r, const struct workload *w, const struct sw
 			"cold_times", r->cfg.warm ? json_null() : cold_json(&ct), "started_at", started);
 	if (!rec)
 		return -ENOMEM;
+	/* the same moment to the microsecond, to order trials of several sweeps */
+	json_object_set_new(rec, "started_unix_s", json_real((double)now.tv_sec + (double)now.tv_nsec / 1e9));
 	if (sweep_step_name(&r->plan, t->combo))
 		json_object_set_new(rec, "step", json_string(sweep_step_name(&r->plan, t->combo)));
 	ret = w->trial(r, t, rec, err, errlen);
@@ -342,7 +347,8 @@ static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_
 	return ret;
 }
 
-static int run_trials(struct runner *r, char *err, size_t errlen)
+/* The plan's trials not yet recorded, of rounds up to UPTO (0: all). */
+static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 {
 	int slots = r->cfg.companion ? 2 : 1, n = r->plan.ntrials;
 	bool *done = calloc((size_t)(n * slots), sizeof(bool));
@@ -363,7 +369,7 @@ static int run_trials(struct runner *r, char *err, size_t errlen)
 		for (int j = 0; ret == 0 && j < slots; j++) {
 			int k = slots == 2 && i % 2 ? 1 - j : j;	/* the companion first at odd positions */
 
-			if (done[k * n + i])
+			if (done[k * n + i] || (upto && r->plan.trials[i].round > upto))
 				continue;
 			if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
 				ret = prime(r, &r->plan.trials[i], err, errlen);
@@ -423,46 +429,80 @@ static int add_round(struct runner *r, char *err, size_t errlen)
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
-static int raced_rounds(struct runner *r, char *err, size_t errlen)
+/*
+ * Racing rounds of N sweeps of one server (the queries of a run), taken in
+ * turn: a round of each, then each decided with all of them as peers, so
+ * that every decision sees every query at the same number of rounds. They
+ * stop together, for one reason. *WHICH is the sweep an error came from.
+ */
+static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t errlen)
 {
+	const struct runner *r = &rs[0];
 	const char *cmd = r->cfg.command;
-	char why[128];
-	int ret, decided, flagged;
+	char why[160];
+	int ret = 0, runs = 0;
 
-	for (;;) {
+	/* a resumed run stopped between two sweeps' added rounds: even them */
+	for (int i = 0; i < n; i++)
+		runs = rs[i].plan.runs > runs ? rs[i].plan.runs : runs;
+	for (int i = 0; ret == 0 && i < n; i++)
+		while (ret == 0 && rs[i].plan.runs < runs)
+			if ((ret = add_round(&rs[i], err, errlen)) < 0)
+				*which = i;
+	while (ret == 0) {
 		double t0 = clock_now_s(), round_s;
-		int ran = r->ran;
+		int ran = 0, decided = 1, flagged = 0;
 
-		ret = run_trials(r, err, errlen);
-		if (ret == 0)
-			ret = race_after_round(r, &decided, &flagged, err, errlen);
+		for (int i = 0; i < n; i++)
+			ran -= rs[i].ran;
+		/* round by round, each sweep's in turn */
+		for (int k = 1; ret == 0 && k <= r->plan.runs; k++)
+			for (int i = 0; ret == 0 && i < n; i++)
+				if ((ret = run_trials(&rs[i], n > 1 ? k : 0, err, errlen)) < 0)
+					*which = i;
+		for (int i = 0; ret == 0 && i < n; i++) {
+			int d, f;
+
+			if ((ret = race_after_round(&rs[i], &d, &f, err, errlen)) < 0)
+				*which = i;
+			decided &= d;
+			flagged = f > flagged ? f : flagged;
+		}
 		if (ret < 0)
 			return ret;
-		round_s = r->ran > ran ? (clock_now_s() - t0) : 0;
+		for (int i = 0; i < n; i++)
+			ran += rs[i].ran;
+		round_s = ran > 0 ? (clock_now_s() - t0) : 0;
 		if (decided) {
-			snprintf(why, sizeof(why), "decided after %d rounds", r->plan.runs);
+			snprintf(why, sizeof(why), "decided after %d rounds%s", r->plan.runs,
+				 n > 1 ? ", every query's taken in turn" : "");
 		} else if (r->plan.runs >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs)) {
 			snprintf(why, sizeof(why), "--max-runs %d reached%s", r->cfg.max_runs,
 				 flagged ? " (and a round for each round with a flagged run, as many at most)" : "");
 		} else if (r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s) {
 			snprintf(why, sizeof(why), "another round would pass --budget");
 		} else {
-			fprintf(stderr, "eicbench %s: not decided after %d rounds: adding round %d\n",
-				cmd, r->plan.runs, r->plan.runs + 1);
-			if ((ret = add_round(r, err, errlen)) < 0)
-				return ret;
+			fprintf(stderr, "eicbench %s: not decided after %d rounds: adding round %d%s\n",
+				cmd, r->plan.runs, r->plan.runs + 1, n > 1 ? " of every query" : "");
+			for (int i = 0; ret == 0 && i < n; i++)
+				if ((ret = add_round(&rs[i], err, errlen)) < 0)
+					*which = i;
 			continue;
 		}
 		fprintf(stderr, "eicbench %s: racing stopped: %s\n", cmd, why);
-		race_stopped(r, why);
+		for (int i = 0; i < n; i++)
+			race_stopped(&rs[i], why);
 		return 0;
 	}
+	return ret;
 }
 
 static int run_rounds(struct runner *r, char *err, size_t errlen)
 {
+	int which;
+
 	if (r->cfg.race)
-		return raced_rounds(r, err, errlen);
+		return raced_rounds(r, 1, &which, err, errlen);
 	char why[128] = "";
 	const char *cmd = r->cfg.command;
 	double round_s;
@@ -472,7 +512,7 @@ static int run_rounds(struct runner *r, char *err, size_t errlen)
 		double t0 = clock_now_s();
 		int ran = r->ran;
 
-		ret = run_trials(r, err, errlen);
+		ret = run_trials(r, 0, err, errlen);
 		if (ret < 0 || !r->cfg.until_separated)
 			return ret;
 		/* the time of a round, from the trials just run */
@@ -597,6 +637,47 @@ static int restore(struct runner *r, char *err, size_t errlen)
 		return 0;
 	snprintf(err + used, errlen - used, "%s%s", used ? "; and the settings were not put back: " : "", why);
 	return -EIO;
+}
+
+int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
+		      int (*finish)(const char *dir, char *err, size_t errlen), int *which,
+		      char *err, size_t errlen)
+{
+	int ret = 0, back = 0, set = 0;
+
+	err[0] = '\0';
+	*which = 0;
+	for (int i = 0; i < n; i++) {
+		rs[i].stage = RUNNER_SETUP;
+		rs[i].started_s = clock_now_s();
+		if (!rs[i].cfg.race) {
+			snprintf(err, errlen, "sweeps taken round by round must race");
+			return -EINVAL;
+		}
+	}
+	for (; ret == 0 && set < n; set++)
+		if ((ret = setup(&rs[set], argc, argv, err, errlen)) < 0)
+			*which = set;
+	if (ret == 0) {
+		for (int i = 0; i < n; i++)
+			rs[i].stage = RUNNER_TRIALS;
+		ret = raced_rounds(rs, n, which, err, errlen);
+		if (ret == 0 || ret == -EINTR)
+			err[0] = '\0';	/* the interruption is said with how to finish */
+	}
+	for (int i = 0; i < set; i++)
+		back = restore(&rs[i], err, errlen) < 0 ? -EIO : back;
+	for (int i = 0; ret == 0 && back == 0 && i < n; i++) {
+		rs[i].stage = RUNNER_AFTER;
+		if (finish && (ret = finish(rs[i].dir, err, errlen)) < 0)
+			*which = i;
+	}
+	for (int i = 0; i < set; i++)
+		runner_free(&rs[i]);
+	if (ret == -EPROTO && rs[*which].stage == RUNNER_SETUP)
+		return -EINVAL;
+	return ret == 0 && back == 0 ? 0 : ret == -EINVAL && rs[*which].stage != RUNNER_SETUP ? -EIO :
+	       ret < 0 ? ret : back;
 }
 
 int runner_main(struct runner *r, int argc, char **argv,

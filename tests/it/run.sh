@@ -4,7 +4,7 @@
 # records alone, the HTML page, compare of two runs, Ctrl-C and --resume,
 # bad input refused before anything is written.
 . tests/it/lib.sh
-plan 92
+plan 95
 D=$T/pg
 R=$T/r1
 P=54397
@@ -108,6 +108,23 @@ same "no value is called indistinguishable (the verdict is there)" \
 same "one priming trial per sweep, never counted" \
 	"$(jq -s '[.[] | select(.priming == true)] | length' "$R/sweep-blog/trials.jsonl" "$R/sweep-sparse/trials.jsonl")" 2
 ok "the racing is recorded" jq -e '.plan.racing.margin == 0.1 and (.plan.racing.stopped | type == "string")' "$R/sweep-sparse/meta.json"
+# The two queries raced together, round by round: each the other's peer, the
+# same rounds, the same values out after the same rounds, one reason to stop;
+# and blog's round k ran before sparse's, which ran before blog's round k+1.
+rj() { jq -c "$1" "$R/sweep-$2/meta.json"; }
+same "each sweep races with the other as its peer" "$(rj .plan.racing.peers blog) $(rj .plan.racing.peers sparse)" "[\"$R/sweep-sparse\"] [\"$R/sweep-blog\"]"
+same "the same rounds, values out and reason to stop in both" \
+	"$(rj '[.plan.runs, (.plan.racing.dropped | map([.value, .after_round]) | sort), .plan.racing.stopped]' blog)" \
+	"$(rj '[.plan.runs, (.plan.racing.dropped | map([.value, .after_round]) | sort), .plan.racing.stopped]' sparse)"
+# in_turn: "q round first last" of every recorded trial, in the order run;
+# each query's rounds must come as blog 1, sparse 1, blog 2, sparse 2, ...
+in_turn() {
+	for q in blog sparse; do
+		jq -r --arg q $q 'select(.priming != true) | "\(.round) \($q) \(.started_unix_s)"' "$R/sweep-$q/trials.jsonl"
+	done | sort -k3,3g | awk '{ k = $1 " " $2 } k != last { print k; last = k }' | tr '\n' ,
+}
+same "the sweeps' rounds taken in turn, blog then sparse" "$(in_turn)" \
+	"$(for k in $(seq 1 "$(rj .plan.runs blog)"); do printf '%s blog,%s sparse,' $k $k; done)"
 ok "a sweep of the run points to the run's cache check" grep -q "ran once for the whole run" "$R/sweep-sparse/report.md"
 same "the report says what the cache check found, and never that it did not run" \
 	"$(grep -c 'check for caches below this machine did not run' "$R/report.md"),$(grep -c 'blocks of the data set read with O_DIRECT, one at a time' "$R/report.md")" 0,1
@@ -259,7 +276,7 @@ if stopped_at $rp; then
 	interrupt $rp
 	same "the interrupted run exits 1" "$?" 1
 	ok "it says how to go on" grep -q "go on with: eicbench run --resume $R3" "$R3.err"
-	same "the sweep's step is marked failed" "$(jq -r '.steps[] | select(.name == "sweep blog") | .state' "$R3/meta.json")" failed
+	same "the sweeps' step is marked failed" "$(jq -r '.steps[] | select(.name == "sweeps blog, sparse, round by round") | .state' "$R3/meta.json")" failed
 	ok "--resume finishes the run" "$EB" run --resume "$R3"
 	same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R3/meta.json")" done
 	# 4 planned trials each, and a replacement round for a round with a run
