@@ -437,7 +437,7 @@ void verdict_racing(struct doc *d, const struct verdict *v, const struct regret 
 		}
 	}
 	if (g->priming)
-		doc_para(d, "%zu priming trial%s (one before each sweep's first recorded trial and after each switch of query or server) ran cold as the others and %s left out of every figure.",
+		doc_para(d, "%zu priming trial%s (one before each sweep's first recorded trial) ran cold as the others and %s left out of every figure.",
 			 g->priming, g->priming == 1 ? "" : "s", g->priming == 1 ? "is" : "are");
 	if (!g->ndrops)
 		doc_para(d, "No value left the race: every value ran every round.");

@@ -318,8 +318,9 @@ static int run_one(struct runner *r, int i, int k, double *sum_ms, int *ran_here
 
 /*
  * One untimed trial of T's combination before the first recorded one of
- * this command (a new sweep, a resumed one, or after a switch of query or
- * server): recorded with "priming": true, never counted by a report.
+ * this sweep in this command (a new sweep, a resumed one; a run's sweeps,
+ * their rounds in turn, each once): recorded with "priming": true, never
+ * counted by a report.
  */
 static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_t errlen)
 {
