@@ -364,8 +364,13 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 		return ndone;
 	}
 	left = n * slots - ndone;
-	fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
-		n * slots, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
+	bool due = !upto;	/* rounds in turn: said only when this round has trials to run */
+
+	for (int i = 0; i < n * slots && !due; i++)
+		due = !done[i] && r->plan.trials[i % n].round <= upto;
+	if (due)
+		fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
+			n * slots, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
 	for (int i = 0; ret == 0 && i < n; i++) {
 		for (int j = 0; ret == 0 && j < slots; j++) {
 			int k = slots == 2 && i % 2 ? 1 - j : j;	/* the companion first at odd positions */
