@@ -461,8 +461,8 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 
 		for (int i = 0; i < n; i++)
 			ran -= rs[i].ran;
-		/* round by round, each sweep's in turn */
-		for (int k = 1; ret == 0 && k <= r->plan.runs; k++)
+		/* round by round, each sweep's in turn; one sweep: its plan */
+		for (int k = n > 1 ? 1 : r->plan.runs; ret == 0 && k <= r->plan.runs; k++)
 			for (int i = 0; ret == 0 && i < n; i++)
 				if ((ret = run_trials(&rs[i], n > 1 ? k : 0, err, errlen)) < 0)
 					*which = i;

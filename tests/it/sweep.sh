@@ -1,6 +1,6 @@
 # The cold sweep on a real throwaway cluster: records, plan check, resume, bad input.
 . tests/it/lib.sh
-plan 103
+plan 104
 D=$T/pg
 P=54394
 cluster pg $P
@@ -157,6 +157,8 @@ same "the grown plan is in meta.json" "$(jq -r '.plan.trial_keys | length' "$T/s
 # Racing with a priming trial: the priming trial is recorded apart, the plan
 # shrinks when a value leaves, and meta.json says who left when.
 says "--race --prime" "^Written to $T/s9: summary.csv" "$EB" sweep --datadir "$D" --query sparse --eic 0,1,64 --runs 3 --race --prime --max-runs 5 --out "$T/s9"
+same "it says its trial count once for the first 3 rounds and once per added round" \
+	"$(grep -c '^eicbench sweep: [0-9]* trials (' "$T/.says.err")" "$(($(jq .plan.runs "$T/s9/meta.json") - 2))"
 same "one priming trial, recorded as such" "$(jq -s '[.[] | select(.priming == true)] | length' "$T/s9/trials.jsonl")" 1
 same "and its key apart from the plan's" "$(jq -r 'select(.priming == true) | .trial_key | startswith("priming=")' "$T/s9/trials.jsonl")" true
 same "every recorded trial of the plan once" "$(jq -r 'select(.priming != true) | .trial_key' "$T/s9/trials.jsonl" | sort -u | wc -l)" \
