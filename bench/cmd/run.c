@@ -308,16 +308,6 @@ static void say_step(const struct run *r, int i, double started)
 		left > 0 ? (unknown ? " left and more" : " left") : "");
 }
 
-/* After a sweep, the others are guessed from its time. */
-static void learn(struct run *r, int i, double took_s)
-{
-	if (!run_step_is_sweep(&r->steps[i]))
-		return;
-	for (int k = i + 1; k < r->nsteps; k++)
-		if (run_step_is_sweep(&r->steps[k]) && r->steps[k].estimate_s <= 0)
-			r->steps[k].estimate_s = took_s;
-}
-
 static int run_steps(struct run *r, int from)
 {
 	double started = clock_now_s();
@@ -342,7 +332,6 @@ static int run_steps(struct run *r, int from)
 			return rc;
 		}
 		set_state(r, i, "done", clock_now_s() - t0);
-		learn(r, i, clock_now_s() - t0);
 	}
 	return 0;
 }

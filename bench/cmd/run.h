@@ -47,7 +47,6 @@ struct step {
 	bool   resume;                /* a sweep started before: go on with it */
 	const char *peers[RUN_MAX_QUERIES];  /* a sweep: the run's other sweeps, decided with it */
 	int    npeers;
-	int    first_sweep;           /* a sweep: the step that runs every sweep's rounds */
 	double estimate_s;            /* for the ETA; 0 when unknown */
 };
 
@@ -71,7 +70,7 @@ int run_plan_steps(struct run *r, char *err, size_t errlen);
 
 /* Is step S one of the server's (no estimate: they take a moment)? */
 bool run_step_is_server(const struct step *s);
-/* Is step S a sweep (its time foretells the others')? */
+/* Is step S one of the sweeps (one per query; the first runs them all)? */
 bool run_step_is_sweep(const struct step *s);
 
 #endif

@@ -146,6 +146,14 @@ static void sweep_cfg(const struct run *r, const struct step *st, struct runner 
 	};
 }
 
+static const struct step *first_sweep(const struct run *r)
+{
+	for (int i = 0; i < r->nsteps; i++)
+		if (run_step_is_sweep(&r->steps[i]))
+			return &r->steps[i];
+	return NULL;
+}
+
 /* The run's sweeps, one per query, their rounds taken in turn (the first
  * sweep step runs them all; see plan_sweeps). A sweep begun before (its
  * folder has a meta.json) goes on with its own resume. */
@@ -157,7 +165,7 @@ static int step_sweep(struct run *r, struct step *st)
 	char err[4096];
 	int n = 0, which = 0, ret = 0;
 
-	if (st != &r->steps[st->first_sweep]) {
+	if (st != first_sweep(r)) {
 		fprintf(stderr, "eicbench run: %s ran in the rounds of the first sweep step, query by query in turn\n",
 			st->name);
 		return 0;
@@ -253,7 +261,6 @@ static void plan_server(struct run *r)
 static void plan_sweeps(struct run *r)
 {
 	struct step *all[RUN_MAX_QUERIES];
-	int first = r->nsteps;
 
 	for (int q = 0; q < r->nqueries; q++) {
 		char name[64], sub[64];
@@ -262,9 +269,8 @@ static void plan_sweeps(struct run *r)
 		snprintf(sub, sizeof(sub), "sweep-%s", r->queries[q]);
 		all[q] = add(r, name, sub, step_sweep);
 		all[q]->query = r->queries[q];
-		all[q]->first_sweep = first;
 		if (q)
-			all[q]->estimate_s = 0.001;	/* done in the first one's rounds */
+			all[q]->estimate_s = 0.001;	/* done in the first one's rounds: no time of its own */
 	}
 	for (int q = 0; q < r->nqueries; q++)
 		for (int k = 0; k < r->nqueries; k++)

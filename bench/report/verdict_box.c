@@ -74,9 +74,10 @@ static size_t loosest(const struct regret *g, size_t v)
 }
 
 /* Why each query's sweep stopped, into F: " (the sweeps stopped: R)" when
- * they say one reason, else " (the sweeps stopped: Q1: R1; Q2: R2)". A sweep
- * that raced before the later queries ran decided on what it had seen
- * then, which is why its reason can read "decided" under an open answer. */
+ * they say one reason, else " (the sweeps stopped: Q1: R1; Q2: R2)": sweeps
+ * run apart (--peer), or a run's from before its queries took their rounds
+ * in turn, where one that raced first decided on what it had seen then and
+ * its reason can read "decided" under an open answer. */
 static void say_stopped(FILE *f, const struct verdict *v)
 {
 	const char *why[REPORT_MAX_QUERIES] = { 0 }, *one = NULL;

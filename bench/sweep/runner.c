@@ -461,10 +461,11 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 
 		for (int i = 0; i < n; i++)
 			ran -= rs[i].ran;
-		/* round by round, each sweep's in turn; one sweep: its plan */
-		for (int k = n > 1 ? 1 : r->plan.runs; ret == 0 && k <= r->plan.runs; k++)
+		if (n == 1)		/* one sweep: its whole plan */
+			ret = run_trials(&rs[0], 0, err, errlen);
+		for (int k = 1; n > 1 && ret == 0 && k <= r->plan.runs; k++)	/* each sweep's round in turn */
 			for (int i = 0; ret == 0 && i < n; i++)
-				if ((ret = run_trials(&rs[i], n > 1 ? k : 0, err, errlen)) < 0)
+				if ((ret = run_trials(&rs[i], k, err, errlen)) < 0)
 					*which = i;
 		for (int i = 0; ret == 0 && i < n; i++) {
 			int d, f;
@@ -656,7 +657,7 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 	for (int i = 0; i < n; i++) {
 		rs[i].stage = RUNNER_SETUP;
 		rs[i].started_s = clock_now_s();
-		if (!rs[i].cfg.race) {
+		if (n > 1 && !rs[i].cfg.race) {
 			snprintf(err, errlen, "sweeps taken round by round must race");
 			return -EINVAL;
 		}
@@ -667,15 +668,15 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 	if (ret == 0) {
 		for (int i = 0; i < n; i++)
 			rs[i].stage = RUNNER_TRIALS;
-		ret = raced_rounds(rs, n, which, err, errlen);
+		ret = n > 1 ? raced_rounds(rs, n, which, err, errlen) : run_rounds(rs, err, errlen);
 		if (ret == 0 || ret == -EINTR)
 			err[0] = '\0';	/* the interruption is said with how to finish */
 	}
 	for (int i = 0; i < set; i++)
 		back = restore(&rs[i], err, errlen) < 0 ? -EIO : back;
-	for (int i = 0; ret == 0 && back == 0 && i < n; i++) {
+	for (int i = 0; ret == 0 && i < n; i++) {
 		rs[i].stage = RUNNER_AFTER;
-		if (finish && (ret = finish(rs[i].dir, err, errlen)) < 0)
+		if (back == 0 && finish && (ret = finish(rs[i].dir, err, errlen)) < 0)
 			*which = i;
 	}
 	for (int i = 0; i < set; i++)
@@ -689,30 +690,7 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 int runner_main(struct runner *r, int argc, char **argv,
 		int (*finish)(const char *dir, char *err, size_t errlen), char *err, size_t errlen)
 {
-	int ret, back;
+	int which;
 
-	err[0] = '\0';
-	r->stage = RUNNER_SETUP;
-	r->started_s = clock_now_s();
-	ret = setup(r, argc, argv, err, errlen);
-	if (ret < 0) {
-		restore(r, err, errlen);
-		runner_free(r);
-		return ret == -EPROTO ? -EINVAL : ret;
-	}
-	r->stage = RUNNER_TRIALS;
-	ret = run_rounds(r, err, errlen);
-	if (ret == -EINTR)
-		err[0] = '\0';	/* the interruption is said with how to finish */
-	else if (ret == 0)
-		err[0] = '\0';
-	back = restore(r, err, errlen);
-	if (ret == 0 && back == 0) {
-		r->stage = RUNNER_AFTER;
-		if (finish)
-			ret = finish(r->dir, err, errlen);
-	} else if (ret == 0)
-		r->stage = RUNNER_AFTER;
-	runner_free(r);
-	return ret == 0 && back == 0 ? 0 : ret == -EINVAL ? -EIO : ret < 0 ? ret : back;
+	return runner_main_joint(r, 1, argc, argv, finish, &which, err, errlen);
 }

@@ -121,9 +121,10 @@ int runner_main(struct runner *r, int argc, char **argv,
  * N racing sweeps of one server (a run's queries), their rounds taken in
  * turn: setup of each, then a round of each and the race decided for each
  * with the others as peers (give each the others' folders in cfg.peers),
- * until the decision is made or --max-runs / --budget ends them, together.
- * Returns as runner_main() does; *WHICH is the sweep whose stage and
- * folder go with the error (rs[*which].stage, .dir).
+ * until the decision is made or --max-runs / --budget ends them, together
+ * (N = 1 is runner_main(), which need not race). Returns as runner_main()
+ * does; *WHICH is the sweep whose stage and folder go with the error
+ * (rs[*which].stage, .dir).
  */
 int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 		      int (*finish)(const char *dir, char *err, size_t errlen), int *which,
