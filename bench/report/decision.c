@@ -136,7 +136,7 @@ static void residual(const struct fit *f, struct decision_query *q)
 
 /* Value V against every other on their common rounds: the regret cell. */
 static void compare(const struct fit *f, const struct decision_query *q, size_t v,
-		    struct decision_cell *c)
+		    struct decision_cell *c, float *pair_hi)
 {
 	double t = decision_t(DECISION_LEVEL, q->df), t_drop = decision_t(DECISION_DROP_LEVEL, q->df);
 	double est = -INFINITY, lo = -INFINITY, hi = -INFINITY, lo_drop = -INFINITY;
@@ -148,6 +148,7 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 		double s = 0, se;
 		size_t n = 0, nu = 0;
 
+		pair_hi[u] = INFINITY;
 		if (u == v)
 			continue;
 		for (size_t k = 0; k < f->nk; k++) {
@@ -166,6 +167,8 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 			n = 1;
 			se = q->sigma * sqrt(1.0 / (double)c->runs + 1.0 / (double)nu);
 		}
+		if (isfinite(se))
+			pair_hi[u] = (float)exp(s / (double)n + t * se);
 		est = fmax(est, s / (double)n);
 		hi = fmax(hi, isfinite(se) ? s / (double)n + t * se : INFINITY);
 		lo = fmax(lo, isfinite(se) ? s / (double)n - t * se : 0);
@@ -206,7 +209,7 @@ static int fit_query(const struct decision_input *in, size_t q, struct decision 
 	residual(&f, &d->q[q]);
 	d->q[q].fastest = NONE;
 	for (size_t v = 0; v < in->nvalues; v++) {
-		compare(&f, &d->q[q], v, &d->cell[q][v]);
+		compare(&f, &d->q[q], v, &d->cell[q][v], d->pair_hi[q][v]);
 		if (d->cell[q][v].runs && (d->q[q].fastest == NONE || f.mu[v] < f.mu[d->q[q].fastest]))
 			d->q[q].fastest = v;
 	}
@@ -271,12 +274,82 @@ static size_t argmin_worst(const struct decision_input *in, const struct decisio
 	return best;
 }
 
-static int smaller_all_bad(const struct decision_input *in, const struct decision *d, size_t a)
+/* Out of the running: shown unacceptable, or dropped by racing (shown out
+ * at the drop level when it left). */
+static int out(const struct decision_input *in, const int *bad, size_t v)
 {
-	(void)in;
+	return bad[v] || (in->dropped && in->dropped[v]);
+}
+
+static int smaller_all_out(const struct decision_input *in, const struct decision *d, const int *bad, size_t a)
+{
 	for (size_t v = 0; v < a; v++)
-		if (d->complete[v] && !d->bad[v])
+		if (d->complete[v] && !out(in, bad, v))
 			return 0;
+	return 1;
+}
+
+/*
+ * No value shown within the margin in every query. The margin then applies
+ * to the worst case: a value is as cheap at worst when it is shown to cost
+ * at most 1 + margin times every other value's worst case (cheap_against:
+ * no value can cost less at worst by more than the margin), and costs more
+ * when its worst-case lower bound is above 1 + margin times the least upper
+ * bound. The answer is the smallest value as cheap at worst, else the least
+ * worst case. It is decided at a price once it is as cheap at worst and
+ * every smaller value is shown outside the margin in some query (BAD, the
+ * rule within): none of them can be the answer within, and none costs less
+ * at worst by more than the margin. 1 when it is, or when no value can be
+ * within at all; 0 leaves the regime open.
+ */
+/*
+ * V's worst case is shown at most 1 + margin times U's: in every query
+ * either V's regret there is at most that times U's worst-case lower bound,
+ * or V's time is at most that times U's, paired within the query's rounds
+ * (so V's regret there is at most that times U's regret there).
+ */
+static int cheap_against(const struct decision_input *in, const struct decision *d, size_t v, size_t u)
+{
+	double limit = 1 + in->margin;
+
+	for (size_t q = 0; q < in->nqueries; q++)
+		if (!(d->cell[q][v].hi <= limit * d->worst_lo[u]) && !(d->pair_hi[q][v][u] <= limit))
+			return 0;
+	return 1;
+}
+
+static int cheap_at_worst(const struct decision_input *in, const struct decision *d, size_t v)
+{
+	if (!d->complete[v])
+		return 0;
+	for (size_t u = 0; u < in->nvalues; u++)
+		if (u != v && d->complete[u] && !cheap_against(in, d, v, u))
+			return 0;
+	return 1;
+}
+
+static int at_a_price(const struct decision_input *in, struct decision *d, const int *bad, size_t nbad,
+		      size_t ncomplete)
+{
+	double limit = 1 + in->margin, bhi = least(in, d, d->worst_hi);
+	int good[DECISION_MAX_VALUES], worse[DECISION_MAX_VALUES];
+	size_t a;
+
+	for (size_t v = 0; v < in->nvalues; v++) {
+		good[v] = cheap_at_worst(in, d, v);
+		worse[v] = d->complete[v] && d->worst_lo[v] > limit * bhi;
+	}
+	a = smallest(in, d, good);
+	if (a == NONE)
+		a = argmin_worst(in, d);
+	d->decided = good[a] && smaller_all_out(in, d, bad, a);
+	if (!d->decided && nbad < ncomplete)
+		return 0;
+	d->regime = DECISION_PRICE;
+	d->best_worst = least(in, d, d->worst);
+	d->answer = a;
+	memcpy(d->good, good, sizeof(good));
+	memcpy(d->bad, worse, sizeof(worse));
 	return 1;
 }
 
@@ -309,31 +382,20 @@ int decision_make(const struct decision_input *in, struct decision *d)
 	if (ngood) {
 		d->regime = DECISION_WITHIN;
 		d->answer = smallest(in, d, d->good);
-	} else if (nbad == ncomplete) {
-		/* none can be within: the margin applies to the worst case */
-		double blo = least(in, d, d->worst_lo), bhi = least(in, d, d->worst_hi);
-
-		d->regime = DECISION_PRICE;
-		d->best_worst = least(in, d, d->worst);
-		for (size_t v = 0; v < in->nvalues; v++) {
-			d->good[v] = d->complete[v] && d->worst_hi[v] <= limit * blo;
-			d->bad[v] = d->complete[v] && d->worst_lo[v] > limit * bhi;
-		}
-		d->answer = smallest(in, d, d->good);
-		if (d->answer == NONE)
-			d->answer = argmin_worst(in, d);
+		d->decided = smaller_all_out(in, d, d->bad, d->answer);
 	} else {
-		int near[DECISION_MAX_VALUES];
+		int bad[DECISION_MAX_VALUES], near[DECISION_MAX_VALUES];
 
+		memcpy(bad, d->bad, sizeof(bad));
+		if (at_a_price(in, d, bad, nbad, ncomplete))
+			return 0;
 		d->regime = DECISION_OPEN;
 		for (size_t v = 0; v < in->nvalues; v++)
 			near[v] = d->worst[v] <= limit;
 		d->answer = smallest(in, d, near);
 		if (d->answer == NONE)
 			d->answer = argmin_worst(in, d);
-		return 0;
 	}
-	d->decided = d->good[d->answer] && smaller_all_bad(in, d, d->answer);
 	return 0;
 }
 

@@ -7,9 +7,13 @@
  * on the rounds both ran, with one-sided bounds from Student's t. A value's
  * regret in a query is its time over the best other value's: the largest
  * paired ratio. The answer is the smallest value whose regret's upper bound
- * is within 1 + margin in every query; when none can be, the smallest whose
- * worst-case regret is within the margin of the least worst case. Racing
- * drops the values that cannot be the answer. No I/O; ms and ratios only.
+ * is within 1 + margin in every query. When none is shown within, the
+ * margin applies to the worst case: the smallest value whose worst-case
+ * regret is shown within the margin of the least worst case, decided at
+ * that price once every smaller value is shown outside the margin in some
+ * query (or none can be within at all). A value racing dropped counts as
+ * shown out. Racing drops the values that cannot be the answer. No I/O; ms
+ * and ratios only.
  */
 #ifndef BENCH_REPORT_DECISION_H
 #define BENCH_REPORT_DECISION_H
@@ -28,7 +32,7 @@ enum decision_regime {
 	DECISION_NONE = 0,    /* no value has figures in every query */
 	DECISION_WITHIN,      /* a value is shown within the margin in every query */
 	DECISION_OPEN,        /* none shown within yet, but some may be */
-	DECISION_PRICE,       /* none can be: the least worst-case regret, with its price */
+	DECISION_PRICE,       /* none can be, or none is and the price is shown: the least worst-case regret */
 };
 
 struct decision_input {
@@ -58,13 +62,16 @@ struct decision_query {
 struct decision {
 	struct decision_cell cell[DECISION_MAX_QUERIES][DECISION_MAX_VALUES];
 	struct decision_query q[DECISION_MAX_QUERIES];
+	/* pair_hi[q][v][u]: the 95% upper bound of v's time over u's in query q,
+	 * paired within rounds (INFINITY when there is none) */
+	float  pair_hi[DECISION_MAX_QUERIES][DECISION_MAX_VALUES][DECISION_MAX_VALUES];
 	double worst[DECISION_MAX_VALUES], worst_lo[DECISION_MAX_VALUES], worst_hi[DECISION_MAX_VALUES];
 	int    complete[DECISION_MAX_VALUES];   /* has paired runs in every query */
 	int    good[DECISION_MAX_VALUES];       /* shown acceptable under the regime */
 	int    bad[DECISION_MAX_VALUES];        /* shown unacceptable under the regime */
 	enum decision_regime regime;
 	size_t answer;                          /* value index, or (size_t)-1 */
-	int    decided;                         /* the answer is shown and every smaller value out */
+	int    decided;                         /* the answer is shown and every smaller value out (or dropped) */
 	double best_worst;                      /* PRICE: the least worst-case regret (point) */
 };
 

@@ -236,6 +236,13 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 		disturbances(g, q);
 	for (size_t q = 0; q < n; q++)
 		fill(g, q);
+	for (size_t i = 0; i < g->ndrops; i++) {
+		size_t v = value_index(g, g->drops[i].value);
+
+		if (v != (size_t)-1)
+			g->dropped[v] = 1;
+	}
+	g->in.dropped = g->dropped;
 	g->in.ms = g->ms_all;
 	ret = decision_make(&g->in, &g->d_all);
 	g->in.ms = g->ms;

@@ -7,7 +7,8 @@
  * phase against its median over the series, steal time, and the device's
  * ms per MiB against the value's median. The answer is made without the
  * flagged runs, and again with them; the racing history is read from the
- * sweeps' meta.json. Reads records only.
+ * sweeps' meta.json, and a value that left a sweep's race counts as out in
+ * the decision, as it did when it left. Reads records only.
  */
 #ifndef BENCH_REPORT_REGRET_H
 #define BENCH_REPORT_REGRET_H
@@ -49,6 +50,7 @@ struct regret {
 	int    qrounds[DECISION_MAX_QUERIES];   /* per column */
 	struct regret_drop drops[REGRET_MAX_DROPS];
 	size_t ndrops;
+	unsigned char dropped[DECISION_MAX_VALUES];   /* left some sweep's race: counts as out */
 	char   values[DECISION_MAX_VALUES][32];
 	char   names[DECISION_MAX_QUERIES][96];
 	const struct report *reps[DECISION_MAX_QUERIES];

@@ -106,6 +106,15 @@ static void say_stopped(FILE *f, const struct verdict *v)
 	fprintf(f, ")");
 }
 
+/* Racing dropped V from some sweep. */
+static int dropped(const struct regret *g, size_t v)
+{
+	for (size_t i = 0; i < g->ndrops; i++)
+		if (!strcmp(g->drops[i].value, g->values[v]))
+			return 1;
+	return 0;
+}
+
 /* Why the answer is not decided, into F. */
 static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 {
@@ -120,14 +129,14 @@ static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 		fprintf(f, "%s's upper bound in %s is %s, above the %s the margin allows", g->values[a],
 			g->names[q], regret_fmt_x(x, sizeof(x), d->cell[q][a].hi),
 			regret_fmt_x(y, sizeof(y), 1 + g->in.margin));
-	else {
+	else if (d->regime == DECISION_WITHIN) {
 		for (size_t u = 0; u < a; u++)
-			if (d->complete[u] && !d->bad[u])
+			if (d->complete[u] && !d->bad[u] && !dropped(g, u))
 				fprintf(f, "%s%s", n++ ? ", " : "", g->values[u]);
-		if (n)
-			fprintf(f, ", smaller, %s not yet shown to cost more than the margin", n == 1 ? "is" : "are");
-		else
-			fprintf(f, "%s is not yet shown within the margin of the least worst case", g->values[a]);
+		fprintf(f, ", smaller, %s not yet shown to cost more than the margin", n == 1 ? "is" : "are");
+	} else {
+		fprintf(f, "%s's worst case (at most %s) is not yet shown within %s of every other value's", g->values[a],
+			regret_fmt_x(x, sizeof(x), d->worst_hi[a]), regret_fmt_x(y, sizeof(y), 1 + g->in.margin));
 	}
 	fprintf(f, "; more rounds narrow the bounds");
 	say_stopped(f, v);
@@ -153,7 +162,6 @@ static void state_sentence(FILE *f, const struct verdict *v, const struct regret
 	const struct decision *d = &g->d;
 	const char *a = g->values[d->answer];
 	double pct = g->in.margin * 100;
-
 	if (d->decided && d->regime == DECISION_WITHIN) {
 		fprintf(f, "Decided ");
 		after_rounds(f, g);
@@ -163,8 +171,11 @@ static void state_sentence(FILE *f, const struct verdict *v, const struct regret
 	} else if (d->decided) {
 		fprintf(f, "Decided ");
 		after_rounds(f, g);
-		fprintf(f, ", at a price: no value is within %.0f%% of the fastest in every query, and no value costs less at worst by more than the margin%s.",
-			pct, d->answer ? "; every smaller value costs more" : "");
+		fprintf(f, ", at a price: no value is shown within %.0f%% of the fastest in every query, and none can cost less at worst than %s by more than the margin (%s against each, paired within the rounds of the query where it costs most, or by their bounds)",
+			pct, a, a);
+		if (d->answer)
+			fprintf(f, "; every smaller value is shown more than %.0f%% slower than the fastest in some query", pct);
+		fprintf(f, ".");
 	} else {
 		fprintf(f, "Provisional ");
 		after_rounds(f, g);
@@ -308,7 +319,7 @@ static void table_words(struct doc *d, const struct regret *g)
 	fprintf(f, "). Within: the upper end is at most %.2fx in every query; out: the lower end is above that in some query; ?: no round shared with another value's kept runs. The margin is %.0f%% (--margin).",
 		1 + g->in.margin, g->in.margin * 100);
 	if (g->d.regime == DECISION_PRICE)
-		fprintf(f, " No value can be within in every query, so the margin applies to the worst case: as cheap at worst means a worst-case upper end at most %.2fx the least worst case's lower end; costs more, a worst-case lower end above %.2fx the least upper end.",
+		fprintf(f, " No value is shown within in every query, so the margin applies to the worst case: as cheap at worst means shown to cost at most %.2fx every other value's worst case (in each query, by its upper end against the other's worst-case lower end, or by the two paired within that query's rounds); costs more, a worst-case lower end above %.2fx the least upper end.",
 			1 + g->in.margin, 1 + g->in.margin);
 	if (fclose(f) == 0)
 		doc_text(d, text);
