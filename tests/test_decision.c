@@ -185,6 +185,8 @@ struct outcome {
 	size_t answer;
 	int decided;
 	size_t trials;
+	size_t rounds;
+	enum decision_regime regime;
 };
 
 static struct outcome run_design(const struct sim *proto, struct rng *r, size_t max_rounds, int race)
@@ -210,6 +212,8 @@ static struct outcome run_design(const struct sim *proto, struct rng *r, size_t 
 	}
 	o.answer = d.answer;
 	o.decided = d.decided;
+	o.rounds = s.rounds;
+	o.regime = d.regime;
 	return o;
 }
 
@@ -308,31 +312,16 @@ static void price_decided(void **state)
 	rng_seed(&r, 51);
 	sim_init(&proto, 2, 7, full, 0.06);
 	for (int i = 0; i < SWEEPS; i++) {
-		struct sim s = proto;
-		struct decision d;
-		enum decision_drop why[16];
-		size_t by[16];
+		struct outcome o = run_design(&proto, &r, 10, 1);
 
-		s.in.ms = s.ms, s.in.dropped = s.dropped;
-		for (size_t k = 0; k < 10; k++) {
-			sim_round(&s, &r);
-			assert_int_equal(decision_make(&s.in, &d), 0);
-			if (s.rounds < DECISION_FIRST_RACE)
-				continue;
-			decision_race(&s.in, &d, why, by);
-			if (d.decided)
-				break;
-			for (size_t v = 0; v < s.nv; v++)
-				s.dropped[v] |= why[v] != DECISION_KEEP;
-		}
-		if (!d.decided)
+		if (!o.decided)
 			continue;
 		decided++;
-		price += d.regime == DECISION_PRICE;
-		by6 += s.rounds <= 6;
-		rounds += s.rounds;
-		on[d.answer]++;
-		near += true_worst(full, 2, 7, d.answer) <= (1 + DECISION_MARGIN) * best;
+		price += o.regime == DECISION_PRICE;
+		by6 += o.rounds <= 6;
+		rounds += o.rounds;
+		on[o.answer]++;
+		near += true_worst(full, 2, 7, o.answer) <= (1 + DECISION_MARGIN) * best;
 	}
 	print_message("# the full run's medians, sigma 0.06: decided in %.1f%% of %d sweeps (%zu at a price; %.1f%% by round 6, %.1f rounds on average), on 64 %zu, 256 %zu, 1000 %zu times; the answer's true worst case within the margin of the least in %.1f%% of those decided\n",
 		      100.0 * decided / SWEEPS, SWEEPS, price, 100.0 * by6 / SWEEPS, decided ? (double)rounds / decided : 0,
