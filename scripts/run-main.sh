@@ -2,8 +2,9 @@
 # run-main.sh: the main job on the embedded default (make run): eicbench run
 # on a private cluster in $DATADIR (default data/pg, on the device under
 # test) with the seed's data set ($ROWS, default 100000000: major 0..ROWS).
-# $RUNS (default 6) rounds per sweep, more until separated; $EIC values
-# (default 0,1,2,4,8,16,32,64,128,256,1000); QUICK=1 for a first look.
+# $RUNS (default 3) rounds per sweep before racing decides whether more are
+# needed; $EIC values (default run's: 0,1,4,16,64,256,1000); QUICK=1 for a
+# first look.
 set -eu
 datadir=${DATADIR:-data/pg}
 set -- --datadir "$datadir"

@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 27
+plan 29
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -47,6 +47,14 @@ same "15: the query's heap phase read as many blocks as the replay" \
 	"$(jq -r --argjson n "$(jq .plan.replay.pages "$T/s15/meta.json")" 'select(.workload == null) | .explain.bitmap.heap_phase.shared_read_blocks == $n' "$R" | sort -u)" true
 same "15: the calibration's pages are EXPLAIN's" \
 	"$(jq -r '.plan.replay | (.exact_pages + .lossy_pages == .pages)' "$T/s15/meta.json")" true
+# the calibration's own session, set as the trials' (the page lookup's
+# work_mem once leaked into it: an exact bitmap where the trials' was lossy)
+same "15: the calibration ran with the settings of the query's trials at 0" \
+	"$(jq -cS '.plan.replay.calibration.settings' "$T/s15/meta.json")" \
+	"$(jq -cS 'select(.workload == null and .settings.effective_io_concurrency == "0") | .explain.settings' "$R" | sort -u)"
+same "15: the calibration's exact and lossy pages are the query's at 0" \
+	"$(jq -r '.plan.replay | "\(.exact_pages) \(.lossy_pages)"' "$T/s15/meta.json")" \
+	"$(jq -r 'select(.workload == null and .settings.effective_io_concurrency == "0") | "\(.explain.bitmap.exact_heap_blocks) \(.explain.bitmap.lossy_heap_blocks)"' "$R" | sort -u)"
 ok "15: resume finds nothing left" "$EB" sweep --resume "$T/s15"
 same "15: a resume ran no trial again" "$(wc -l <"$R" | tr -d ' ')" 8
 
