@@ -140,7 +140,10 @@ static const char *drop_words(const struct regret *g, size_t v, enum decision_dr
 	for (size_t k = 1; k < g->in.nqueries; k++)
 		if (g->d.cell[k][v].lo_drop > g->d.cell[q][v].lo_drop)
 			q = k;
-	if (why == DECISION_ABOVE)
+	if (why == DECISION_ABOVE && g->d.regime == DECISION_PRICE)
+		snprintf(buf, len, "above %s, the decision at a price: as cheap at worst as any value, with every smaller value out",
+			 g->values[by]);
+	else if (why == DECISION_ABOVE)
 		snprintf(buf, len, "above %s, which is within the margin in every query with every smaller value out (the decision)",
 			 g->values[by]);
 	else {
