@@ -179,6 +179,60 @@ static void unpaired_values(void **state)
 	assert_true(d.cell[0][1].est < 1.05);
 }
 
+/*
+ * A value racing dropped counts as out. One query, 4 rounds: 1 is the
+ * fastest, 2 within 2% of it, and 0 1.10x, at the margin, so its lower bound
+ * is not above it: 0 is neither within nor out, and the answer, 1, waits
+ * for it unless racing dropped 0.
+ */
+static void dropped_counts_as_out(void **state)
+{
+	double ms[3 * 4] = { 110, 112, 108, 111,  100, 101, 99, 100,  102, 103, 101, 102 };
+	unsigned char dropped[3] = { 0 };
+	struct decision_input in = { .nvalues = 3, .nqueries = 1, .nrounds = 4, .ms = ms,
+				     .margin = DECISION_MARGIN, .values = { "0", "1", "2" }, .dropped = dropped };
+	struct decision d;
+
+	(void)state;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(d.regime, DECISION_WITHIN);
+	assert_int_equal(d.answer, 1);
+	assert_false(d.bad[0]);
+	assert_false(d.decided);
+	dropped[0] = 1;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(d.answer, 1);
+	assert_true(d.decided);
+}
+
+/*
+ * Decided at a price on a value whose worst case sits at the margin: blog
+ * prefers 0, sparse 2; 2 costs blog 1.12x, which can be shown neither
+ * within 1.10x nor above it, and 0 and 1 are far out in sparse. 2 is shown
+ * as cheap at worst as 0 and 1, and decided at that price.
+ */
+static void price_at_the_margin(void **state)
+{
+	/* q0 (blog): 0 fastest, 1 1.30x, 2 1.12x; q1 (sparse): 0 2.5x, 1 1.4x, 2 fastest */
+	double ms[2 * 3 * 6] = {
+		100, 101, 99, 100, 102, 98,   130, 131, 129, 132, 128, 130,   106, 119.2, 106.9, 116, 112.2, 111.7,
+		250, 252, 248, 251, 249, 250, 140, 141, 139, 142, 138, 140,   100, 101, 99, 100, 102, 98,
+	};
+	struct decision_input in = { .nvalues = 3, .nqueries = 2, .nrounds = 6, .ms = ms,
+				     .margin = DECISION_MARGIN, .values = { "0", "1", "2" } };
+	struct decision d;
+
+	(void)state;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_true(d.cell[0][2].lo < 1 + DECISION_MARGIN);   /* not shown out */
+	assert_true(d.cell[0][2].hi > 1 + DECISION_MARGIN);   /* not shown within */
+	assert_int_equal(d.regime, DECISION_PRICE);
+	assert_int_equal(d.answer, 2);
+	assert_true(d.decided);
+	assert_true(d.good[2]);
+	assert_false(d.good[1]);
+}
+
 /* ---- racing against the fixed design ---- */
 
 struct outcome {
@@ -338,6 +392,8 @@ int main(void)
 		cmocka_unit_test(close_value_mostly_within),
 		cmocka_unit_test(noisy_value_not_favoured),
 		cmocka_unit_test(unpaired_values),
+		cmocka_unit_test(dropped_counts_as_out),
+		cmocka_unit_test(price_at_the_margin),
 		cmocka_unit_test(racing_matches_fixed),
 		cmocka_unit_test(price_decided),
 	};
