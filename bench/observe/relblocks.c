@@ -427,6 +427,10 @@ int relblocks_fetch(PGconn *c, const char *block_query, struct relblocks *rb,
 	t0 = clock_now_s();
 	rc = run(c, block_query, 0, NULL, 1, &r, why, sizeof(why));
 	rb->query_s = clock_now_s() - t0;
+	if (rc == 0 && (rc = pgutil_exec_file(c, "probe/session_end.sql", err, errlen)) < 0) {
+		PQclear(r);
+		return rc;
+	}
 	if (rc < 0) {
 		snprintf(err, errlen, "the server refused the block query made from --query: %s", why);
 		return rc;

@@ -290,19 +290,6 @@ static int smaller_all_out(const struct decision_input *in, const struct decisio
 }
 
 /*
- * No value shown within the margin in every query. The margin then applies
- * to the worst case: a value is as cheap at worst when it is shown to cost
- * at most 1 + margin times every other value's worst case (cheap_against:
- * no value can cost less at worst by more than the margin), and costs more
- * when its worst-case lower bound is above 1 + margin times the least upper
- * bound. The answer is the smallest value as cheap at worst, else the least
- * worst case. It is decided at a price once it is as cheap at worst and
- * every smaller value is shown outside the margin in some query (BAD, the
- * rule within): none of them can be the answer within, and none costs less
- * at worst by more than the margin. 1 when it is, or when no value can be
- * within at all; 0 leaves the regime open.
- */
-/*
  * V's worst case is shown at most 1 + margin times U's: in every query
  * either V's regret there is at most that times U's worst-case lower bound,
  * or V's time is at most that times U's, paired within the query's rounds
@@ -328,6 +315,19 @@ static int cheap_at_worst(const struct decision_input *in, const struct decision
 	return 1;
 }
 
+/*
+ * No value shown within the margin in every query. The margin then applies
+ * to the worst case: a value is as cheap at worst when it is shown to cost
+ * at most 1 + margin times every other value's worst case (cheap_against:
+ * no value can cost less at worst by more than the margin), and costs more
+ * when its worst-case lower bound is above 1 + margin times the least upper
+ * bound. The answer is the smallest value as cheap at worst, else the least
+ * worst case. It is decided at a price once it is as cheap at worst and
+ * every smaller value is shown outside the margin in some query (BAD, the
+ * rule within): none of them can be the answer within, and none costs less
+ * at worst by more than the margin. 1 when it is, or when no value can be
+ * within at all; 0 leaves the regime open.
+ */
 static int at_a_price(const struct decision_input *in, struct decision *d, const int *bad, size_t nbad,
 		      size_t ncomplete)
 {

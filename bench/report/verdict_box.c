@@ -106,15 +106,6 @@ static void say_stopped(FILE *f, const struct verdict *v)
 	fprintf(f, ")");
 }
 
-/* Racing dropped V from some sweep. */
-static int dropped(const struct regret *g, size_t v)
-{
-	for (size_t i = 0; i < g->ndrops; i++)
-		if (!strcmp(g->drops[i].value, g->values[v]))
-			return 1;
-	return 0;
-}
-
 /* Why the answer is not decided, into F. */
 static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 {
@@ -131,7 +122,7 @@ static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
 			regret_fmt_x(y, sizeof(y), 1 + g->in.margin));
 	else if (d->regime == DECISION_WITHIN) {
 		for (size_t u = 0; u < a; u++)
-			if (d->complete[u] && !d->bad[u] && !dropped(g, u))
+			if (d->complete[u] && !d->bad[u] && !g->dropped[u])
 				fprintf(f, "%s%s", n++ ? ", " : "", g->values[u]);
 		fprintf(f, ", smaller, %s not yet shown to cost more than the margin", n == 1 ? "is" : "are");
 	} else {
@@ -162,6 +153,7 @@ static void state_sentence(FILE *f, const struct verdict *v, const struct regret
 	const struct decision *d = &g->d;
 	const char *a = g->values[d->answer];
 	double pct = g->in.margin * 100;
+
 	if (d->decided && d->regime == DECISION_WITHIN) {
 		fprintf(f, "Decided ");
 		after_rounds(f, g);

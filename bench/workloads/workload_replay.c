@@ -169,7 +169,7 @@ static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
 	outside = h->total_ms - h->io_read_ms;
 	w->work_ns_per_page = pages > 0 && outside > 0 ? outside * 1e6 / pages : 0;
 	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:O?}",
-		"how", "the second of two warm EXPLAIN ANALYZE runs at effective_io_concurrency 0, in a session of its own set as the trials': heap phase less its I/O read time, over its heap blocks",
+		"how", "the second of two warm EXPLAIN ANALYZE runs at effective_io_concurrency 0, in a session set as the trials': heap phase less its I/O read time, over its heap blocks",
 		"heap_ms", h->total_ms, "heap_read_ms", h->io_read_ms, "execution_ms", f.execution_ms,
 		"shared_read_blocks", (json_int_t)h->shared_read_blocks,
 		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages,
@@ -209,19 +209,14 @@ static int check(struct runner *r, char *err, size_t errlen)
 	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 	int rc = c ? ask_pages(r, c, err, errlen) : -EIO;
 
-	PQfinish(c);
 	if (rc == 0 && w->resumed)
 		take_resumed(w);
 	else if (rc == 0) {
 		fprintf(stderr, "eicbench %s: replay: %zu heap pages; timing the backend's work per page (the query twice, warm)\n",
 			r->cfg.command, w->rb.nblocks);
-		/* a session of its own: the page lookup's work_mem would make
-		 * the bitmap exact where the trials' is lossy, and leave out
-		 * the recheck's work */
-		c = server_connect(&r->srv, NULL, err, errlen);
-		rc = c ? calibrate(r, c, err, errlen) : -EIO;
-		PQfinish(c);
+		rc = calibrate(r, c, err, errlen);
 	}
+	PQfinish(c);
 	if (rc == 0)
 		rc = replay_pages_model(&w->rb, w->lossy_pages, w->rb.tuples_per_page, &w->pages);
 	if (rc == 0)
