@@ -131,6 +131,58 @@ static void combinations(void **state)
 	sweep_plan_free(&p);
 }
 
+/* Companions run in their round, once each, in an order of their own; the
+ * plan's trials keep theirs; a companion is not bound to its trial's side. */
+static void interleave(void **state)
+{
+	struct sweep_plan p;
+	int *u, *again, next_q, adjacent = 0, comp_orders_differ = 0;
+
+	(void)state;
+	make_plan(&p, 20, 11);
+	u = malloc(sizeof(int) * (size_t)(2 * p.ntrials));
+	again = malloc(sizeof(int) * (size_t)(2 * p.ntrials));
+	assert_int_equal(sweep_interleave(&p, u), 0);
+	assert_int_equal(sweep_interleave(&p, again), 0);
+	assert_memory_equal(u, again, sizeof(int) * (size_t)(2 * p.ntrials));
+	next_q = 0;
+	int *seen = calloc((size_t)(2 * p.ntrials), sizeof(int)), round = 1;
+
+	for (int k = 0; k < 2 * p.ntrials; k++) {
+		int i = u[k] % p.ntrials, slot = u[k] / p.ntrials;
+
+		assert_in_range(u[k], 0, 2 * p.ntrials - 1);
+		assert_int_equal(seen[u[k]]++, 0);
+		assert_true(p.trials[i].round >= round);	/* rounds stay in order */
+		round = p.trials[i].round;
+		if (!slot)
+			assert_int_equal(i, next_q++);	/* the plan's own order */
+		else {
+			if ((k > 0 && u[k - 1] == i) || (k + 1 < 2 * p.ntrials && u[k + 1] == i))
+				adjacent++;
+		}
+	}
+	for (int r = 0; r < 20; r++)	/* the companions' order is not the trials' */
+		for (int c = 0; c < p.ncombos; c++) {
+			int pos_q = -1, pos_c = -1;
+
+			for (int k = 0; k < 2 * p.ntrials; k++) {
+				if (u[k] == r * p.ncombos + c)
+					pos_q = k;
+				if (u[k] == p.ntrials + r * p.ncombos + c)
+					pos_c = k;
+			}
+			comp_orders_differ += pos_c < pos_q;
+		}
+	/* beside its own trial about 2 times in 2m - 1 (m = 6 a round), not always */
+	assert_true(adjacent > 0 && adjacent < p.ntrials / 2);
+	assert_true(comp_orders_differ > p.ntrials / 4 && comp_orders_differ < 3 * p.ntrials / 4);
+	free(seen);
+	free(again);
+	free(u);
+	sweep_plan_free(&p);
+}
+
 static void rounds(void **state)
 {
 	struct sweep_plan p, same, other;
@@ -235,6 +287,7 @@ int main(void)
 		cmocka_unit_test(eic_list),
 		cmocka_unit_test(combinations),
 		cmocka_unit_test(rounds),
+		cmocka_unit_test(interleave),
 		cmocka_unit_test(keys),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(limits),

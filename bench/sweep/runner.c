@@ -353,13 +353,18 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 {
 	int slots = r->cfg.companion ? 2 : 1, n = r->plan.ntrials;
 	bool *done = calloc((size_t)(n * slots), sizeof(bool));
+	int *units = slots == 2 ? malloc(sizeof(int) * (size_t)(2 * n + 1)) : NULL;
 	int ndone, left, ran_here = 0, ret = 0;
 	double sum_ms = 0;
 
-	if (!done)
+	if (!done || (slots == 2 && (!units || sweep_interleave(&r->plan, units) < 0))) {
+		free(units);
+		free(done);
 		return -ENOMEM;
+	}
 	ndone = done_trials(r, done, err, errlen);
 	if (ndone < 0) {
+		free(units);
 		free(done);
 		return ndone;
 	}
@@ -371,25 +376,24 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 	if (due)
 		fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
 			n * slots, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
-	for (int i = 0; ret == 0 && i < n; i++) {
-		for (int j = 0; ret == 0 && j < slots; j++) {
-			int k = slots == 2 && i % 2 ? 1 - j : j;	/* the companion first at odd positions */
+	for (int u = 0; ret == 0 && u < n * slots; u++) {
+		int i = units ? units[u] % n : u, k = units ? units[u] / n : 0;
 
-			if (done[k * n + i] || (upto && r->plan.trials[i].round > upto))
-				continue;
-			if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
-				ret = prime(r, &r->plan.trials[i], err, errlen);
-				if (ret < 0)
-					break;
-			}
-			if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
-				snprintf(err, errlen, "interrupted");
-				ret = -EINTR;
+		if (done[k * n + i] || (upto && r->plan.trials[i].round > upto))
+			continue;
+		if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
+			ret = prime(r, &r->plan.trials[i], err, errlen);
+			if (ret < 0)
 				break;
-			}
-			ret = run_one(r, i, k, &sum_ms, &ran_here, &left, n * slots, err, errlen);
 		}
+		if (r->stop && *r->stop) {	/* Ctrl-C after a record: no cold cycle more */
+			snprintf(err, errlen, "interrupted");
+			ret = -EINTR;
+			break;
+		}
+		ret = run_one(r, i, k, &sum_ms, &ran_here, &left, n * slots, err, errlen);
 	}
+	free(units);
 	free(done);
 	return ret;
 }

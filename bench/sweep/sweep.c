@@ -381,6 +381,33 @@ static int rounds(struct sweep_plan *p, int runs, long long trials, char *err, s
 	return 0;
 }
 
+int sweep_interleave(const struct sweep_plan *p, int *units)
+{
+	int n = p->ntrials, *comp = malloc(sizeof(int) * (size_t)(n ? n : 1)), out = 0;
+
+	if (!comp)
+		return -ENOMEM;
+	for (int a = 0, b; a < n; a = b) {
+		uint64_t state = p->order_seed ^ 0xc0b1a5ed5eedULL ^
+				 (0x9e3779b97f4a7c15ULL * (uint64_t)p->trials[a].round);
+		int nq = 0, nc = 0, m;
+
+		for (b = a; b < n && p->trials[b].round == p->trials[a].round; b++)
+			comp[b - a] = b;
+		m = b - a;
+		shuffle(comp, m, &state);
+		while (nq < m || nc < m) {
+			bool companion = nq == m ||
+				(nc < m && rng_splitmix64(&state) % (uint64_t)(2 * m - nq - nc) <
+					   (uint64_t)(m - nc));
+
+			units[out++] = companion ? n + comp[nc++] : a + nq++;
+		}
+	}
+	free(comp);
+	return 0;
+}
+
 int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
 		     uint64_t order_seed, char *err, size_t errlen)
 {

@@ -87,6 +87,18 @@ int sweep_plan_build(struct sweep_plan *p, const struct sweep_grid *g, int runs,
 void sweep_plan_free(struct sweep_plan *p);
 
 /*
+ * The order in which the plan's trials and a companion's run (a replay
+ * beside each query trial): UNITS gets 2 * ntrials entries, each
+ * k * ntrials + i for slot K (0 the workload, 1 its companion) of trial I.
+ * Each round keeps its trials' order; its companions run in an order of
+ * their own, shuffled from the plan's seed and the round, and the two are
+ * merged at random, so a companion is not bound to run next to its own
+ * trial (a trial right after another that read the same pages can find
+ * them in a cache below the machine). 0 or -ENOMEM.
+ */
+int sweep_interleave(const struct sweep_plan *p, int *units);
+
+/*
  * Add step NAME to ST, setting NAMES[i] to VALUES[i] for i < N (the names
  * joined to G, each value listed once). A step name is 1..63 characters of
  * letters, digits, space and _ . , = + - ( ); each name once. 0 or -EINVAL.
