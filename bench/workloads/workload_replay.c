@@ -330,7 +330,7 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 	const struct readstream_stats *st = &x->stream;
 
 	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
-			 " s:o, s:{s:f, s:f, s:o, s:o}, s:o}",
+			 " s:{s:I, s:I}, s:o, s:{s:f, s:f, s:o, s:o}, s:o}",
 		"model", replay_model_name(c->model),
 		"method", c->model == REPLAY_PG18 ? replay_method_name(c->method) : NULL,
 		"eic", (int)c->eic, "combine_limit", (int)c->combine_limit, "pin_limit", (int)c->pin_limit,
@@ -341,6 +341,7 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 		"work_ms", x->work_ms, "reads", (json_int_t)x->reads, "read_blocks", (json_int_t)x->read_blocks,
 		"advices", (json_int_t)x->advices,
 		"mean_read_kib", x->reads ? (double)x->read_blocks * c->map->block_bytes / 1024.0 / (double)x->reads : 0.0,
+		"walk", "tuples", (json_int_t)x->walk.tuples, "bytes", (json_int_t)x->walk.bytes,
 		"stream", c->model == REPLAY_PG18 ?
 			  json_pack("{s:I, s:I, s:i, s:i, s:i}", "hits", (json_int_t)st->hits,
 				    "advices", (json_int_t)st->advices, "max_distance", (int)st->max_distance,

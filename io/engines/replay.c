@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "io/clock.h"
+#include "io/engines/heappage.h"
 #include "io/engines/ioworkers.h"
 #include "io/engines/pagesum.h"
 #include "io/file.h"
@@ -26,11 +27,14 @@
 struct replay {
 	const struct replay_config *cfg;
 	struct replay_result *res;
-	char     *bufs;                /* nslots buffers of slot_bytes */
+	char     *bufs;                /* nslots + 1 buffers of slot_bytes: one for each read in
+					  flight and one for the pages being worked on */
+	uint64_t  started;             /* 18: reads started, which buffer the next one takes */
 	size_t    slot_bytes;
 	char     *pool;                /* pool_blocks blocks of fresh shared memory, or NULL */
 	uint64_t  pool_next;           /* the next pool block a read takes */
 	char    **slot_ptr;            /* where each slot's read goes */
+	const char **page_at;          /* where each page's block was read to, or NULL */
 	char    **paths;               /* worker: the files, for the workers' own descriptors */
 	unsigned  nslots;              /* reads in flight at most */
 	unsigned  head, count;         /* the ring of reads in flight, oldest first */
@@ -122,13 +126,17 @@ static int advise(struct replay *r, size_t idx, unsigned n)
 	return rc ? fail(r, -rc, "advice", idx) : 0;
 }
 
-/* The backend's work on page IDX: spin on the CPU for its share. */
+/* The backend's work on page IDX: its tuples read where the block was read
+ * to (heappage.h), then the rest of its share spun on the CPU. */
 static int work(void *arg, size_t idx)
 {
 	struct replay *r = arg;
-	uint64_t t0 = clock_now_ns(), end = t0 + r->cfg->work_ns_per_page, t = t0;
+	uint64_t t0 = clock_now_ns(), end = t0 + r->cfg->work_ns_per_page, t;
 
-	(void)idx;
+	if (r->page_at[idx])
+		heappage_walk(r->page_at[idx], r->cfg->map->block_bytes, r->cfg->pages[idx].ntuples,
+			      r->cfg->pages[idx].lossy, &r->res->walk);
+	t = clock_now_ns();
 	while (t < end)
 		t = clock_now_ns();
 	r->res->work_ms += (double)(t - t0) / 1e6;
@@ -157,7 +165,10 @@ static int read17(void *arg, size_t idx)
 {
 	struct replay *r = arg;
 
-	return read_now(r, idx, 1, dest(r, 1, r->bufs));
+	char *buf = dest(r, 1, r->bufs);
+
+	r->page_at[idx] = buf;
+	return read_now(r, idx, 1, buf);
 }
 
 static int advise17(void *arg, size_t idx)
@@ -217,7 +228,10 @@ static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchron
 	int fd;
 
 	r->sync_done[slot] = false;
-	r->slot_ptr[slot] = dest(r, n, r->bufs + (size_t)slot * r->slot_bytes);
+	r->slot_ptr[slot] = dest(r, n, r->bufs + (size_t)(r->started++ % (r->nslots + 1)) * r->slot_bytes);
+	for (size_t j = idx; j < r->cfg->npages && r->cfg->pages[j].block - r->cfg->pages[idx].block < n; j++)
+		r->page_at[j] = r->slot_ptr[slot] + (r->cfg->pages[j].block - r->cfg->pages[idx].block) *
+							r->cfg->map->block_bytes;
 	if (r->cfg->method == REPLAY_SYNC)
 		return advice ? advise(r, idx, n) : 0;	/* the read comes when the consumer waits */
 	if (synchronous) {
@@ -359,11 +373,12 @@ static int setup(struct replay *r)
 		r->nslots = ios < pins ? ios : pins;
 		r->slot_bytes = (size_t)sc.combine_limit * c->map->block_bytes;
 	}
-	r->bufs = aligned_alloc(4096, r->nslots * r->slot_bytes);
+	r->bufs = aligned_alloc(4096, (r->nslots + 1) * r->slot_bytes);
 	r->sync_done = calloc(r->nslots, sizeof(bool));
 	r->ring_done = calloc(r->nslots, sizeof(bool));
 	r->ring_res = calloc(r->nslots, sizeof(int64_t));
 	r->slot_ptr = calloc(r->nslots, sizeof(char *));
+	r->page_at = calloc(c->npages ? c->npages : 1, sizeof(char *));
 	if (c->pool_blocks) {
 		r->pool = mmap(NULL, (size_t)c->pool_blocks * c->map->block_bytes, PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -373,7 +388,7 @@ static int setup(struct replay *r)
 					c->pool_blocks, strerror(errno)), -errno;
 		}
 	}
-	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res || !r->slot_ptr)
+	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res || !r->slot_ptr || !r->page_at)
 		return snprintf(r->err, r->errlen, "out of memory for %u reads", r->nslots), -ENOMEM;
 	if (c->model != REPLAY_PG18 || c->eic == 0)
 		return 0;
@@ -408,6 +423,7 @@ static void teardown(struct replay *r)
 	if (r->pool)
 		munmap(r->pool, (size_t)r->cfg->pool_blocks * r->cfg->map->block_bytes);
 	free(r->slot_ptr);
+	free(r->page_at);
 	free(r->paths);
 	free(r->bufs);
 	free(r->sync_done);

@@ -15,9 +15,12 @@
  * verification's work on its blocks. Reads land in a fresh shared mapping
  * the size of shared_buffers, one buffer after the other as a restarted
  * server hands them out, so the first touch of each costs what it costs the
- * backend. After each page the scanning thread
- * spins on the CPU for the page's share of the backend's work (like fio's
- * thinktime_spin). Files are read buffered, never written; this module
+ * backend. After each page the scanning thread reads the page's tuples
+ * where the block was read to, as the backend's scan reads them
+ * (heappage.h), and spins on the CPU for the rest of the page's share of the
+ * backend's work (like fio's thinktime_spin): reading the page, not only
+ * spinning, is what makes the kernel's next copy cost what it costs the
+ * backend (docs/measured.md). Files are read buffered, never written; this module
  * never prints. Times in ms, CPU from getrusage(RUSAGE_THREAD) and
  * /proc/thread-self/schedstat.
  */
@@ -31,6 +34,7 @@
 
 #include "io/blocks.h"
 #include "io/engines/bitmapscan.h"
+#include "io/engines/heappage.h"
 #include "io/engines/readstream.h"
 #include "io/sysstat.h"
 
@@ -76,6 +80,7 @@ struct replay_result {
 	struct disk_delta disk;
 	bool     stopped;
 	uint32_t sums;                         /* the verification's values, kept so it is done */
+	struct heappage_walk walk;             /* the pages' tuples read, part of the work */
 };
 
 /* The names of the models and methods in records ("13-17", "18"; "sync", ...). */

@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 29
+plan 31
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -19,6 +19,9 @@ checks() {
 		"$(jq -r 'select(.workload == "replay") | (.cold and (.cold_times.total_ms > 0))' "$R" | sort -u)" true
 	same "$2: the replay read every page of the plan, each once" \
 		"$(jq -r --argjson n "$(jq .plan.replay.pages "$1/meta.json")" 'select(.workload == "replay") | .replay.read_blocks == $n' "$R" | sort -u)" true
+	same "$2: the replay read the tuples of every page it read (each row of the query once when no page is lossy)" \
+		"$(jq -r --argjson rows "$(jq .plan.replay.rows "$1/meta.json")" --argjson lossy "$(jq .plan.replay.lossy_pages "$1/meta.json")" \
+			'select(.workload == "replay") | .replay.walk.tuples >= $rows and ($lossy > 0 or .replay.walk.tuples == $rows) and .replay.walk.bytes > 24 * .replay.read_blocks' "$R" | sort -u)" true
 	same "$2: the device's requests recorded for both kinds" \
 		"$(jq -r 'if .workload == "replay" then (.disk.reads | type) else (.phases.heap.disk.reads // .disk.reads | type) end' "$R" | sort -u)" number
 	ok "$2: the report renders the replay section" sh -c "'$EB' report '$1' --no-plot | grep -q 'The replay trials'"
