@@ -140,8 +140,8 @@ static void sweep_cfg(const struct run *r, const struct step *st, struct runner 
 		.peers = (const char *const *)st->peers, .npeers = st->npeers,
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
 		.plan_given = !st->resume,
-		/* beside each query trial, after the same cold cycle, the replay
-		 * of its heap reads: the device's side of the same trial */
+		/* in each round, after a cold cycle of its own, the replay of
+		 * each value's heap reads: the device's side of its trials */
 		.companion = r->o.no_probe ? NULL : &workload_replay, .ccfg = &one->w,
 	};
 }

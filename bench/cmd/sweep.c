@@ -71,7 +71,7 @@ static const struct opt_desc sweep_table[] = {
 	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
 	  "skip the check for caches below this machine before the first trial" },
 	{ "replay", OPT_FLAG, offsetof(struct sweep_opts, replay), 0, 0, NULL, NULL,
-	  "beside each query trial, a replay trial: the query's heap reads issued on the table's files as PostgreSQL issues them at that value, cold" },
+	  "in each round, a replay trial for each query trial, in an order of its own: the query's heap reads issued on the table's files as PostgreSQL issues them at that value, cold" },
 	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "10",
 	  "how often the device and the backend are sampled during the query" },
 	{ "race", OPT_FLAG, offsetof(struct sweep_opts, race), 0, 0, NULL, NULL,

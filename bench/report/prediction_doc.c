@@ -235,6 +235,28 @@ static void words(struct doc *d, const struct prediction *p, const json_t *seq, 
 	free(text);
 }
 
+/* Series S's replay table, its split and its words, headed by its setting
+ * when the sweep varied one beside effective_io_concurrency. */
+static void series_section(struct doc *d, const struct report *r, size_t s, const json_t *seq,
+			   const char *value)
+{
+	struct prediction p;
+	char label[256];
+
+	if (prediction_build(r, s, &p) < 0 || !p.nvalues)
+		return;
+	if (r->nseries > 1)
+		doc_para(d, "With %s:", report_series_label(r, s, label, sizeof(label)));
+	prediction_table(d, &p);
+	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
+		 PREDICTION_MAX_REQ_DIFF * 100);
+	if (p.zero != REPORT_NONE) {
+		split_table(d, r, &p);
+		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
+	}
+	words(d, &p, seq, value);
+}
+
 void prediction_section(struct doc *d, const struct report *r, const json_t *seq,
 			const char *value, int older_replays)
 {
@@ -248,14 +270,8 @@ void prediction_section(struct doc *d, const struct report *r, const json_t *seq
 	}
 	doc_para(d, "Each value's replay trials issued the query's heap reads on the table's files the way PostgreSQL %s issues them, after the same cold cycle and in the same rounds as its query trials, with the backend's own work between the reads (measured once, warm, before the first trial).",
 		 p.model && !strcmp(p.model, "18") ? "18's read stream" : "13-17's prefetching");
-	prediction_table(d, &p);
-	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
-		 PREDICTION_MAX_REQ_DIFF * 100);
-	if (p.zero != REPORT_NONE) {
-		split_table(d, r, &p);
-		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
-	}
-	words(d, &p, seq, value);
+	for (size_t s = 0; s < (r->nseries ? r->nseries : 1); s++)
+		series_section(d, r, s, seq, value);
 }
 
 static json_t *jnum(double v)
@@ -265,24 +281,29 @@ static json_t *jnum(double v)
 
 json_t *prediction_json(const struct report *r)
 {
-	struct prediction p;
 	json_t *rows = json_array();
 
-	if (prediction_build(r, 0, &p) < 0)
-		return rows;
-	for (size_t i = 0; i < p.nvalues; i++) {
-		const struct prediction_value *v = &p.v[i];
-		struct prediction_split ch;
+	for (size_t s = 0; s < (r->nseries ? r->nseries : 1); s++) {
+		struct prediction p;
+		char label[256];
 
-		prediction_change(&p, i, &ch);
-		json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-			"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
-			"error", jnum(v->error), "error_lo", jnum(v->error_lo),
-			"error_hi", jnum(v->error_hi), "query_requests", jnum(v->trial_reqs),
-			"replay_requests", jnum(v->replay_reqs), "requests_diff", jnum(v->req_diff),
-			"requests_same", v->usable, "change_ms", jnum(ch.total_ms),
-			"change_wait_ms", jnum(ch.wait_ms), "change_cpu_ms", jnum(ch.cpu_ms),
-			"change_runqueue_ms", jnum(ch.runqueue_ms)));
+		if (prediction_build(r, s, &p) < 0)
+			break;
+		for (size_t i = 0; i < p.nvalues; i++) {
+			const struct prediction_value *v = &p.v[i];
+			struct prediction_split ch;
+
+			prediction_change(&p, i, &ch);
+			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+				"series", r->nseries > 1 ? report_series_label(r, s, label, sizeof(label)) : NULL,
+				"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
+				"error", jnum(v->error), "error_lo", jnum(v->error_lo),
+				"error_hi", jnum(v->error_hi), "query_requests", jnum(v->trial_reqs),
+				"replay_requests", jnum(v->replay_reqs), "requests_diff", jnum(v->req_diff),
+				"requests_same", v->usable, "change_ms", jnum(ch.total_ms),
+				"change_wait_ms", jnum(ch.wait_ms), "change_cpu_ms", jnum(ch.cpu_ms),
+				"change_runqueue_ms", jnum(ch.runqueue_ms)));
+		}
 	}
 	return rows;
 }

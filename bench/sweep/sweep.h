@@ -88,7 +88,7 @@ void sweep_plan_free(struct sweep_plan *p);
 
 /*
  * The order in which the plan's trials and a companion's run (a replay
- * beside each query trial): UNITS gets 2 * ntrials entries, each
+ * trial for each query trial): UNITS gets 2 * ntrials entries, each
  * k * ntrials + i for slot K (0 the workload, 1 its companion) of trial I.
  * Each round keeps its trials' order; its companions run in an order of
  * their own, shuffled from the plan's seed and the round, and the two are

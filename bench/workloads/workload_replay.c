@@ -309,7 +309,7 @@ static int config_for(const struct runner *r, const struct in_force *s, struct r
 		.model = s->version >= 180000 ? REPLAY_PG18 : REPLAY_PG13_17,
 		.eic = (unsigned)(b->tablespace_eic[0] ? atoi(b->tablespace_eic) : s->eic),
 		.combine_limit = (unsigned)s->combine, .pin_limit = s->pin_limit,
-		.io_workers = (unsigned)s->workers, .disk_name = r->disk[0] ? r->disk : NULL,
+		.io_workers = (unsigned)s->workers, .disk_name = r->disk[0] ? r->disk : NULL, .disk_file = r->disk_file,
 		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
 		.verify_blocks = !strcmp(s->checksums, "on"),
 		.pool_blocks = s->shared_buffers,

@@ -441,7 +441,7 @@ struct snap {
 
 static void take(const struct replay_config *c, struct snap *s)
 {
-	s->have_disk = c->disk_name && c->disk_name[0] && sysstat_disk_read(c->disk_name, &s->disk) == 0;
+	s->have_disk = c->disk_name && c->disk_name[0] && sysstat_disk_read_file(c->disk_file, c->disk_name, &s->disk) == 0;
 	s->have_sched = sysstat_sched_read(0, &s->sched) == 0;
 	getrusage(RUSAGE_THREAD, &s->ru);
 	s->t_ns = clock_now_ns();

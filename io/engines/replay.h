@@ -61,6 +61,8 @@ struct replay_config {
 						  shared memory of that size, block after block, as
 						  into a restarted server's buffers; 0 = one buffer */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
+	const char              *disk_file;    /* a published device's diskstats (an emulated
+						  device's), NULL or "" = /proc/diskstats */
 	const volatile sig_atomic_t *stop;     /* may be NULL */
 };
 

@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 31
+plan 32
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -67,7 +67,7 @@ if [ -z "$bindir" ]; then
 	for d in "load 1M rows" "a sweep with replay trials under sync, io_uring and worker" "replay trials beside the query's" \
 		"cold cycles" "every page read once" "device requests recorded" "report section" \
 		"request differences" "parts add up" "the replay's method is the trial's io_method" \
-		"the read stream's reads"; do
+		"the read stream's reads" "tuples read" "a replay table for each io_method"; do
 		skip "18: $d" "no PostgreSQL 18 build; scripts/build-pg.sh 18 makes one"
 	done
 	exit 0
@@ -80,6 +80,9 @@ ok "18: a sweep with replay trials under sync, io_uring and worker" "$EB" sweep 
 	--query sparse --eic 0,16 --set io_method=sync,io_uring,worker --runs 1 --replay --no-cache-check --out "$T/s18"
 checks "$T/s18" 18
 R=$T/s18/trials.jsonl
+"$EB" report "$T/s18" --no-plot --format json >"$T/s18/report.json" 2>/dev/null
+same "18: the report has a replay table for each io_method" \
+	"$(jq -r '[.replay[].series] | unique | join(",")' "$T/s18/report.json")" "io_method=io_uring,io_method=sync,io_method=worker"
 same "18: the replay's method is the trial's io_method" \
 	"$(jq -r 'select(.workload == "replay") | (.replay.model == "18" and .replay.method == .settings.io_method)' "$R" | sort -u)" true
 same "18: the replay read what its read stream started, no more than 16 at a time" \

@@ -9,7 +9,7 @@
 # being stopped; SIGKILL of the emulator said by the next command, nothing
 # of the data set lost.
 . tests/it/lib.sh
-plan 46
+plan 47
 
 need_fuse || exit 0
 
@@ -100,6 +100,8 @@ if [ $# -eq 4 ] && awk -v w1="$1" -v n1="$2" -v w16="$3" 'BEGIN { exit !(n1 > 0 
 else
 	flunk "the replay's waits do not show the emulated device: at 1 '$1 ms for $2 reads', at 16 '$3 ms'"
 fi
+same "the replay trials read the emulated device's own counters, one request a read at 1" \
+	"$(jq -r 'select(.workload == "replay" and .settings.effective_io_concurrency == "1") | (.disk.device == "emulated" and .disk.reads == .replay.reads)' "$T/s-replay/trials.jsonl")" true
 
 # A cluster with a tablespace on the mount keeps it mounted.
 fails 2 "the PostgreSQL cluster in $D (postmaster pid [0-9]*) is running with a tablespace at $M/ts" \
