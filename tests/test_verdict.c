@@ -4,7 +4,7 @@
  * where 0 wins and a sparse one bound by concurrency where 32 wins, with
  * the replays an older run made after its sweeps (not used), the device's
  * curve and the cache check; "noisy": a query whose values cannot be told
- * apart. Checks the storage-wide pick and the sentences made from the
+ * apart; "flagged-out": flagged runs in every round. Checks the storage-wide pick and the sentences made from the
  * figures.
  */
 #include <stdarg.h>
@@ -179,6 +179,32 @@ static void disturbed(void **state)
 	verdict_free(&v);
 }
 
+/* "flagged-out": the disturbed sweep with the host taking its CPUs in every
+ * round but for one value, so that leaving the flagged runs out leaves no
+ * round with two values to compare: the answer is made with them, and the
+ * verdict says they were kept (it said no value was swept in every query). */
+static void flagged_out(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	char err[1024], *text;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "flagged-out", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.nflags, 35);
+	assert_int_equal(g.kept_flagged, 1);
+	assert_int_equal(g.differ, 0);
+	assert_non_null(verdict_answer(&g));
+	assert_string_equal(verdict_answer(&g), g.values[g.d_all.answer]);
+	regret_free(&g);
+	text = text_of(&v);
+	expect(text, "Set effective_io_concurrency = 64 for the tablespace measured");
+	expect(text, "35 runs were flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept");
+	free(text);
+	verdict_free(&v);
+}
+
 /* The quick run where 64 was once called as good as blog's fastest at
  * 2.54x: 0's disturbed run is flagged, and 64 is not within the margin. */
 static void quick_issue(void **state)
@@ -276,6 +302,7 @@ int main(void)
 		cmocka_unit_test(noisy),
 		cmocka_unit_test(bound),
 		cmocka_unit_test(disturbed),
+		cmocka_unit_test(flagged_out),
 		cmocka_unit_test(quick_issue),
 		cmocka_unit_test(racing),
 		cmocka_unit_test(refused_and_missing),

@@ -251,6 +251,10 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 	if (ret < 0)
 		return report_bad(err, errlen, "no decision: %zu values, %zu rounds, margin %g", g->in.nvalues,
 				  g->in.nrounds, margin);
+	if (g->nflags && g->d.answer == (size_t)-1 && g->d_all.answer != (size_t)-1) {
+		g->d = g->d_all;	/* the flagged runs left no value comparable: kept, and said */
+		g->kept_flagged = 1;
+	}
 	g->differ = g->nflags && g->d.answer != g->d_all.answer;
 	return 0;
 }

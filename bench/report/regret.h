@@ -6,7 +6,8 @@
  * flags runs from figures the setting cannot change: on 13-17 the index
  * phase against its median over the series, steal time, and the device's
  * ms per MiB against the value's median. The answer is made without the
- * flagged runs, and again with them; the racing history is read from the
+ * flagged runs, and again with them (and with them only, said so, when
+ * leaving them out leaves no value that can be answered); the racing history is read from the
  * sweeps' meta.json, and a value that left a sweep's race counts as out in
  * the decision, as it did when it left. Reads records only.
  */
@@ -43,6 +44,8 @@ struct regret {
 	struct decision d;            /* without the flagged runs */
 	struct decision d_all;        /* with them */
 	int    differ;                /* the two answers differ */
+	int    kept_flagged;          /* without the flagged runs no value could be answered
+					 (no round left two values to compare): d is d_all */
 	struct regret_flag flags[REGRET_MAX_FLAGS];
 	size_t nflags;
 	size_t priming;               /* priming trials left out */

@@ -12,12 +12,14 @@ cleanup_dirs="$D"
 
 # regrets DIR: each value's regret in each query, computed here from the
 # sweeps' records (priming trials and the runs the verdict flagged left
-# out): its time over the best other value's, the mean log ratio over the
+# out, unless the verdict kept them because without them no value could be
+# answered): its time over the best other value's, the mean log ratio over the
 # rounds both ran; "query value regret" a line, with three decimals
 regrets() {
 	for q in blog sparse; do
 		jq -r --arg q "$q" --slurpfile v "$T/$(basename "$1").json" '
-			($v[0].flagged | map(select(.query == $q) | "\(.value) \(.round)")) as $out |
+			(if ($v[0].caveats | any(test("flagged as disturbed .* and kept"))) then [] else
+			 ($v[0].flagged | map(select(.query == $q) | "\(.value) \(.round)")) end) as $out |
 			select(.priming != true and .workload == null) | "\(.settings.effective_io_concurrency) \(.round)" as $k |
 			select(($out | index($k)) | not) | [.settings.effective_io_concurrency, .round, .explain.bitmap.heap_phase.total_ms] | @tsv' \
 			"$1/sweep-$q/trials.jsonl" | awk -v q="$q" '
