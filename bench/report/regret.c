@@ -253,6 +253,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 				  g->in.nrounds, margin);
 	if (g->nflags && g->d.answer == (size_t)-1 && g->d_all.answer != (size_t)-1) {
 		g->d = g->d_all;	/* the flagged runs left no value comparable: kept, and said */
+		g->in.ms = g->ms_all;	/* and racing, which reads IN, sees what D saw */
 		g->kept_flagged = 1;
 	}
 	g->differ = g->nflags && g->d.answer != g->d_all.answer;
