@@ -31,7 +31,10 @@ same "I/O timing captured" "$(jq -r '.explain.io_read_ms > 0' "$R" | sort -u)" t
 same "the query's rows" "$(jq -r '.explain.top_rows' "$R" | sort -u)" "$(q 'select count(*) from test where major between 10 and 100 or minor between 800 and 900')"
 same "the device was watched" "$(jq -r '(.disk.reads > 0) and (.disk.avg_read_kib > 0) and (.disk.device | length > 0)' "$R" | sort -u)" true
 same "the backend's CPU was measured" "$(jq -r '(.backend.cpu_share >= 0) and (.backend.pid > 0)' "$R" | sort -u)" true
-same "CPU shares recorded" "$(jq -r '.cpu.user_pct + .cpu.system_pct + .cpu.iowait_pct + .cpu.idle_pct | . > 90 and . < 110' "$R" | sort -u)" true
+# the shares are of all the CPUs' time, the host's steal among them (a trial
+# during which the host took more than a tenth of the CPUs left the other four
+# under 90% in a fresh-clone CI run)
+same "CPU shares recorded, adding up to the CPUs' time" "$(jq -r '.cpu.user_pct + .cpu.system_pct + .cpu.iowait_pct + .cpu.idle_pct + .cpu.steal_pct | . > 90 and . < 110' "$R" | sort -u)" true
 M=$T/s1/meta.json
 same "meta: server version" "$(jq -r '.server.version_num' "$M")" "$(q 'show server_version_num')"
 same "meta: device and read-ahead" "$(jq -r '(.device.read_ahead_kb | type) + "," + (.device.scheduler | type)' "$M")" "number,string"
