@@ -532,9 +532,11 @@ uint64_t tpcb_client_wake_ns(const struct tpcb_client *c)
 	return c->slot_ns;
 }
 
+/* NOW may be older than the client's last send: with -r a command is timed
+ * by a clock read after the loop's, so that send counts as just made. */
 void tpcb_client_check_wait(struct tpcb_client *c, uint64_t now, uint64_t bound_ns)
 {
-	if (awaiting(c) && now - c->busy_since_ns > bound_ns)
+	if (awaiting(c) && now > c->busy_since_ns && now - c->busy_since_ns > bound_ns)
 		tpcb_c_abort(c, "got no answer from the server within %.0f s", (double)bound_ns / 1e9);
 }
 

@@ -7,7 +7,7 @@
 # retries under serializable isolation, logs, bad input, and a server
 # stopped in the middle of a run.
 . tests/it/lib.sh
-plan 153
+plan 154
 D=$T/pg
 P=54396
 cluster pg $P
@@ -128,6 +128,13 @@ for m in simple extended prepared; do
 	same "-M $m: -r counts each meta-command too" "$(j '[.statements[] | select(.sql | startswith("\\")) | .count > 0] | map(select(.)) | length')" \
 		"$([ $m = simple ] && echo 5 || echo 7)"
 done
+# With -r each command is timed by a clock read after the loop's own, and a
+# pipeline's last send once looked older than 120 s to the loop's check of
+# waits (a client or two stopped within the first second, in most runs of
+# 900 transactions).
+run -f "$T/c.sql" -M extended -c 3 -j 2 -t 300 -n -r --json --out "$T/c-long" >"$T/out.json" 2>"$T/err"
+same "-r with a pipeline, 900 transactions: none stopped early" \
+	"$(j '"\(.transactions)/\(.expected) \(.aborted_clients)"'),$(grep -c 'stopped early' "$T/err")" "900/900 0,0"
 "$EB" tpcb run --show-script tpcb-like 2>&1 | tail -n +2 >"$T/tpcb.sql"
 run -f "$T/tpcb.sql" -t 20 -n -r >"$T/f.out" 2>&1
 run -b tpcb -t 20 -n -r >"$T/b.out" 2>&1
