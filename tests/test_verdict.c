@@ -4,7 +4,7 @@
  * where 0 wins and a sparse one bound by concurrency where 32 wins, with
  * the replays an older run made after its sweeps (not used), the device's
  * curve and the cache check; "noisy": a query whose values cannot be told
- * apart; "flagged-out": flagged runs in every round. Checks the storage-wide pick and the sentences made from the
+ * apart; "flagged-out": flagged runs in every round; "flagged-value": every run of one value flagged. Checks the storage-wide pick and the sentences made from the
  * figures.
  */
 #include <stdarg.h>
@@ -205,6 +205,30 @@ static void flagged_out(void **state)
 	verdict_free(&v);
 }
 
+/* "flagged-value": the disturbed sweep with every run of 32, the value
+ * that wins there, flagged: left out, 32 would silently lose the race it
+ * had no run in; the runs are kept and the verdict says so. */
+static void flagged_value(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	char err[1024], *text;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "flagged-value", &v, err, sizeof(err)), 0);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.nflags, 7);
+	assert_int_equal(g.kept_flagged, 1);
+	assert_true(g.d.complete[4]);	/* 32 is compared, with its flagged runs */
+	assert_string_equal(g.values[4], "32");
+	assert_string_equal(verdict_answer(&g), g.values[g.d_all.answer]);
+	regret_free(&g);
+	text = text_of(&v);
+	expect(text, "7 runs were flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept");
+	free(text);
+	verdict_free(&v);
+}
+
 /* The quick run where 64 was once called as good as blog's fastest at
  * 2.54x: 0's disturbed run is flagged, and 64 is not within the margin. */
 static void quick_issue(void **state)
@@ -303,6 +327,7 @@ int main(void)
 		cmocka_unit_test(bound),
 		cmocka_unit_test(disturbed),
 		cmocka_unit_test(flagged_out),
+		cmocka_unit_test(flagged_value),
 		cmocka_unit_test(quick_issue),
 		cmocka_unit_test(racing),
 		cmocka_unit_test(refused_and_missing),

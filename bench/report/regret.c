@@ -128,6 +128,18 @@ static void disturbances(struct regret *g, size_t q)
 }
 
 
+/* Did leaving the flagged runs out leave no answer, or a value still in the
+ * race (one the runs kept could compare) with no round to compare it in? */
+static int lost_to_flags(const struct regret *g)
+{
+	if (g->d.answer == (size_t)-1)
+		return 1;
+	for (size_t v = 0; v < g->in.nvalues; v++)
+		if (!g->dropped[v] && g->d_all.complete[v] && !g->d.complete[v])
+			return 1;
+	return 0;
+}
+
 /* ---- building ---- */
 
 static int fill(struct regret *g, size_t q)
@@ -251,7 +263,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 	if (ret < 0)
 		return report_bad(err, errlen, "no decision: %zu values, %zu rounds, margin %g", g->in.nvalues,
 				  g->in.nrounds, margin);
-	if (g->nflags && g->d.answer == (size_t)-1 && g->d_all.answer != (size_t)-1) {
+	if (g->nflags && g->d_all.answer != (size_t)-1 && lost_to_flags(g)) {
 		g->d = g->d_all;	/* the flagged runs left no value comparable: kept, and said */
 		g->in.ms = g->ms_all;	/* and racing, which reads IN, sees what D saw */
 		g->kept_flagged = 1;

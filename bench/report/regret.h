@@ -7,7 +7,8 @@
  * phase against its median over the series, steal time, and the device's
  * ms per MiB against the value's median. The answer is made without the
  * flagged runs, and again with them (and with them only, said so, when
- * leaving them out leaves no value that can be answered); the racing history is read from the
+ * leaving them out leaves no answer, or a value in the race with no round
+ * to compare it in); the racing history is read from the
  * sweeps' meta.json, and a value that left a sweep's race counts as out in
  * the decision, as it did when it left. Reads records only.
  */
@@ -44,8 +45,8 @@ struct regret {
 	struct decision d;            /* without the flagged runs */
 	struct decision d_all;        /* with them */
 	int    differ;                /* the two answers differ */
-	int    kept_flagged;          /* without the flagged runs no value could be answered
-					 (no round left two values to compare): d is d_all */
+	int    kept_flagged;          /* without the flagged runs there was no answer, or a value
+					 in the race had no round left to compare it in: d is d_all */
 	struct regret_flag flags[REGRET_MAX_FLAGS];
 	size_t nflags;
 	size_t priming;               /* priming trials left out */

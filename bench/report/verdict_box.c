@@ -210,7 +210,7 @@ static json_t *caveats(const struct verdict *v, const struct regret *g)
 	if (ra >= 1024 || (ra >= 0 && ra <= 32))
 		add_caveat(list, "read_ahead_kb is %.0f, far from the usual 128: the figures at 0 (the kernel's readahead alone) may not carry over to a machine with the default.", ra);
 	if (g->nflags && g->kept_flagged)
-		add_caveat(list, "%zu run%s flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept: without them no round left two values to compare in some query, so this answer counts them; more rounds would replace them.",
+		add_caveat(list, "%zu run%s flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept: without them some value had no round left to compare it in, in some query, so this answer counts them; more rounds would replace them.",
 			   g->nflags, g->nflags == 1 ? " was" : "s were");
 	else if (g->nflags)
 		add_caveat(list, "%zu run%s flagged as disturbed by the rule fixed in advance and left out (listed under the rounds)%s%s%s.",
