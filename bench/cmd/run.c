@@ -2,8 +2,9 @@
  * cmd_run: "eicbench run": the whole suite in one command and one result
  * folder. On the managed cluster (made and started when missing) or a
  * --dsn server: the data set, the check for caches below the machine, the
- * cold sweep of each query (each query trial beside a replay trial of its
- * heap reads after the same cold cycle), and the device's own curve; then the verdict
+ * cold sweep of each query (each query trial with a replay trial of its
+ * heap reads in the same round, after a cold cycle of its own), and the
+ * device's own curve; then the verdict
  * (bench/report/verdict.h) as report.md and report.html. Each step is a
  * library call (run_steps.c) writing a subfolder of the run's folder; every
  * option is checked, and the server's resolved, before the folder is made.
@@ -521,7 +522,7 @@ const struct man_page cmd_run_page = {
 	.summary = "the whole suite: data set, cold sweeps with replay trials, device curve, verdict",
 	.forms = run_forms,
 	.description =
-	"The whole suite in one command and one result folder, each step doing what its own command does (the same library calls with the same settings) and writing a subfolder: the managed cluster (made when the data directory holds none, and started), or the --dsn server made cold with --restart-cmd; the data set (reused when the same rows and seed are there); the check for caches below this machine; for each query the cold sweep, each query trial beside a replay trial after the same cold cycle (the query's heap reads issued on the table's files as PostgreSQL issues them at that value); the device's own curve; and the verdict.\n\n"
+	"The whole suite in one command and one result folder, each step doing what its own command does (the same library calls with the same settings) and writing a subfolder: the managed cluster (made when the data directory holds none, and started), or the --dsn server made cold with --restart-cmd; the data set (reused when the same rows and seed are there); the check for caches below this machine; for each query the cold sweep, each query trial with a replay trial in the same round after a cold cycle of its own (the query's heap reads issued on the table's files as PostgreSQL issues them at that value); the device's own curve; and the verdict.\n\n"
 	"The verdict is one value for the data set's tablespace: the smallest value whose regret (its time over the fastest other value's in a query, paired within rounds, with its one-sided bounds) is within the margin (--margin, 10%) in every query, else the value whose worst regret is least, with what each query pays for it; beside it the regret table, the device's knee and the SQL that applies it. While a value's bounds still reach past the margin the answer is provisional, and the report says why (docs/decision.md).\n\n"
 	"The server's options (--pg, --pgbin, --user, --port, --listen, --timeout) apply to every step. Every option is checked, and the server's binaries found, before anything is written; one that has nothing to act on is refused with exit status 2: --pg with no such build (the message names scripts/build-pg.sh), an empty --datadir, --listen or --port for an existing cluster made otherwise (both are fixed at init), the managed cluster's options with --dsn, --max-runs or --budget with --quick, --depths with --no-probe, and the run's own options with --resume.\n\n"
 	"One line per step says which step of how many, the time so far and an estimate of what is left. Standard output is line-buffered, so a log of stdout and stderr together keeps every paragraph whole and every line in order. After Ctrl-C or a failure, --resume goes on from the first step not done.",

@@ -235,26 +235,25 @@ static void words(struct doc *d, const struct prediction *p, const json_t *seq, 
 	free(text);
 }
 
-/* Series S's replay table, its split and its words, headed by its setting
- * when the sweep varied one beside effective_io_concurrency. */
-static void series_section(struct doc *d, const struct report *r, size_t s, const json_t *seq,
-			   const char *value)
+/* Series S's replay table P, its split and its words, headed by its
+ * setting when the sweep varied one beside effective_io_concurrency. */
+static void series_section(struct doc *d, const struct report *r, size_t s, const struct prediction *p,
+			   const json_t *seq, const char *value)
 {
-	struct prediction p;
 	char label[256];
 
-	if (prediction_build(r, s, &p) < 0 || !p.nvalues)
+	if (!p->nvalues)
 		return;
 	if (r->nseries > 1)
 		doc_para(d, "With %s:", report_series_label(r, s, label, sizeof(label)));
-	prediction_table(d, &p);
+	prediction_table(d, p);
 	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
 		 PREDICTION_MAX_REQ_DIFF * 100);
-	if (p.zero != REPORT_NONE) {
-		split_table(d, r, &p);
+	if (p->zero != REPORT_NONE) {
+		split_table(d, r, p);
 		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
 	}
-	words(d, &p, seq, value);
+	words(d, p, seq, value);
 }
 
 void prediction_section(struct doc *d, const struct report *r, const json_t *seq,
@@ -268,10 +267,12 @@ void prediction_section(struct doc *d, const struct report *r, const json_t *seq
 			 "The sweep recorded no replay trials, so nothing here is explained by the device alone.");
 		return;
 	}
-	doc_para(d, "Each value's replay trials issued the query's heap reads on the table's files the way PostgreSQL %s issues them, after the same cold cycle and in the same rounds as its query trials, with the backend's own work between the reads (measured once, warm, before the first trial).",
+	doc_para(d, "Each value's replay trials issued the query's heap reads on the table's files the way PostgreSQL %s issues them, each after a cold cycle of its own, in the same rounds as its query trials, with the backend's own work between the reads (measured once, warm, before the first trial).",
 		 p.model && !strcmp(p.model, "18") ? "18's read stream" : "13-17's prefetching");
-	for (size_t s = 0; s < (r->nseries ? r->nseries : 1); s++)
-		series_section(d, r, s, seq, value);
+	series_section(d, r, 0, &p, seq, value);
+	for (size_t s = 1; s < r->nseries; s++)
+		if (prediction_build(r, s, &p) == 0)
+			series_section(d, r, s, &p, seq, value);
 }
 
 static json_t *jnum(double v)
@@ -288,7 +289,7 @@ json_t *prediction_json(const struct report *r)
 		char label[256];
 
 		if (prediction_build(r, s, &p) < 0)
-			break;
+			continue;
 		for (size_t i = 0; i < p.nvalues; i++) {
 			const struct prediction_value *v = &p.v[i];
 			struct prediction_split ch;

@@ -264,7 +264,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 		return report_bad(err, errlen, "no decision: %zu values, %zu rounds, margin %g", g->in.nvalues,
 				  g->in.nrounds, margin);
 	if (g->nflags && g->d_all.answer != (size_t)-1 && lost_to_flags(g)) {
-		g->d = g->d_all;	/* the flagged runs left no value comparable: kept, and said */
+		g->d = g->d_all;	/* left out, the flagged runs left no answer or a value uncompared: kept, and said */
 		g->in.ms = g->ms_all;	/* and racing, which reads IN, sees what D saw */
 		g->kept_flagged = 1;
 	}

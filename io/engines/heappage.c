@@ -25,7 +25,7 @@ void heappage_walk(const void *page, size_t block_bytes, uint32_t ntuples, bool 
 	uint64_t v = 0;
 	size_t lower, nitems, want;
 
-	for (size_t i = 0; i < HEADER_BYTES && i + 8 <= block_bytes; i += 8) {
+	for (size_t i = 0; i < HEADER_BYTES; i += 8) {
 		uint64_t x;
 
 		memcpy(&x, p + i, 8);

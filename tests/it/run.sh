@@ -88,7 +88,7 @@ ok "the log is long enough for a 4 KiB buffer to have cut it" test "$(wc -c <"$T
 same "one folder per step" "$(cd "$R" && ls -d cache-check sweep-blog sweep-sparse device | wc -l)" 4
 absent "and no replays after the sweeps" "$R/replay-blog" "$R/replay-sparse"
 for q in blog sparse; do
-	same "$q: a replay trial beside every query trial, after the same cold cycle" \
+	same "$q: a replay trial for every query trial, each after a cold cycle" \
 		"$(jq -r 'select(.workload == "replay") | "\(.trial_key | sub(" replay$"; "")):\(.cold)"' "$R/sweep-$q/trials.jsonl" | sort | tr '\n' ,)" \
 		"$(jq -r 'select(.workload == null and .priming != true) | "\(.trial_key):true"' "$R/sweep-$q/trials.jsonl" | sort | tr '\n' ,)"
 done
