@@ -1,9 +1,9 @@
 /*
  * report: loading and summarizing a sweep's records, and the helpers the
  * other parts share (report_explain.c, report_render.c, report_plot.c).
- * Groups follow the grid order (first setting slowest); a series is the
- * groups that differ only in the swept setting; speedups are the median at
- * 0 or 1 over the group's median. Reads records only; never changes them.
+ * Groups follow the grid order (first setting slowest); their series,
+ * speedups and decisions are report_series.c's. Reads records only; never
+ * changes them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,7 +22,6 @@
 #define EXEC_MS "explain.execution_ms"
 #define HEAP_MS "explain.bitmap.heap_phase.total_ms"
 #define INDEX_MS "explain.bitmap.index_phase.total_ms"
-#define SPEEDUP_SEED 1          /* bootstrap seed: the same report every time */
 
 int report_bad(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -497,199 +496,6 @@ double report_trial_ms(const struct report *r, const json_t *t)
 	return report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS);
 }
 
-/* ---- series, speedups, recommendation ---- */
-
-static int same_series(const struct report *r, const struct report_group *a,
-		       const struct report_group *b)
-{
-	if (a->query != b->query)
-		return 0;
-	for (size_t s = 0; s < r->nsettings; s++)
-		if (s != r->swept && a->value[s] != b->value[s])
-			return 0;
-	return 1;
-}
-
-/* Whether group A's swept value comes before B's: by number, else grid order. */
-int report_before(const struct report *r, const struct report_group *a,
-		  const struct report_group *b)
-{
-	const struct report_setting *s = &r->settings[r->swept];
-	double x = s->num[a->value[r->swept]], y = s->num[b->value[r->swept]];
-
-	if (!isnan(x) && !isnan(y) && x != y)
-		return x < y;
-	return a->value[r->swept] < b->value[r->swept];
-}
-
-/* The group of G's series whose swept value is VALUE, or REPORT_NONE. */
-size_t report_find(const struct report *r, const struct report_group *g, const char *value)
-{
-	for (size_t i = 0; i < r->ngroups; i++)
-		if (r->groups[i].series == g->series &&
-		    !strcmp(report_value(r, &r->groups[i], r->swept), value))
-			return i;
-	return REPORT_NONE;
-}
-
-/* The median at VALUE over G's, with its bootstrap interval; NAN if absent. */
-static double speedup(const struct report *r, const struct report_group *g, const char *value,
-		      struct stats_interval *ci)
-{
-	size_t ref = r->swept_is_eic ? report_find(r, g, value) : REPORT_NONE;
-	const struct report_group *x;
-	double ratio = NAN;
-
-	*ci = (struct stats_interval){ NAN, NAN, NAN };
-	if (ref == REPORT_NONE || g->runs == 0)
-		return NAN;
-	x = &r->groups[ref];
-	if (stats_ratio_interval(x->times, x->runs, g->times, g->runs, REPORT_LEVEL,
-				 REPORT_RESAMPLES, SPEEDUP_SEED, &ratio, ci) < 0)
-		return x->median_ms / g->median_ms;
-	return ratio;
-}
-
-/* How G compares with the fastest F: the ratio of medians and its interval. */
-static void versus_fastest(struct report_group *g, const struct report_group *f)
-{
-	double ratio;
-
-	g->vs_fastest = g->median_ms / f->median_ms;
-	g->ci_vs_fastest = (struct stats_interval){ NAN, NAN, NAN };
-	if (g == f) {
-		g->ci_vs_fastest = (struct stats_interval){ 1, 1, REPORT_LEVEL };
-		g->indistinguishable = 1;
-		return;
-	}
-	if (stats_ratio_interval(g->times, g->runs, f->times, f->runs, REPORT_LEVEL,
-				 REPORT_RESAMPLES, SPEEDUP_SEED, &ratio, &g->ci_vs_fastest) < 0)
-		g->ci_vs_fastest = (struct stats_interval){ g->vs_fastest, g->vs_fastest, NAN };
-	g->indistinguishable = g->ci_vs_fastest.lo <= 1.0;
-}
-
-/*
- * The series' decision (bench/report/decision.h): its values' times paired
- * within rounds. The recommendation is the smallest value within the
- * margin of the fastest; "separated" when that is decided; "all_overlap"
- * when no value is told apart (none shown outside the margin).
- */
-static void decide(struct report *r, struct report_series *se, size_t id)
-{
-	size_t idx[r->ngroups + 1], n = report_series_groups(r, id, idx), nout = 0;
-	struct decision_input in = { .nvalues = n, .nqueries = 1, .margin = r->margin };
-	struct decision *d = calloc(1, sizeof(*d));
-	double *ms;
-	int rounds = 0;
-
-	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; i < r->groups[idx[k]].runs; i++)
-			rounds = r->groups[idx[k]].rounds[i] > rounds ? r->groups[idx[k]].rounds[i] : rounds;
-	in.nrounds = (size_t)(rounds > 0 ? rounds : 1);
-	ms = malloc((n * in.nrounds + 1) * sizeof(*ms));
-	if (!d || !ms || n > DECISION_MAX_VALUES || in.nrounds > DECISION_MAX_ROUNDS) {
-		free(d), free(ms);
-		return;	/* the old figures stand; nothing is recommended */
-	}
-	for (size_t i = 0; i < n * in.nrounds; i++)
-		ms[i] = NAN;
-	for (size_t k = 0; k < n; k++) {
-		const struct report_group *g = &r->groups[idx[k]];
-
-		in.values[k] = report_value(r, g, r->swept);
-		for (size_t i = 0; i < g->runs; i++)
-			if (g->rounds[i] >= 1)
-				ms[k * in.nrounds + (size_t)(g->rounds[i] - 1)] = g->times[i];
-	}
-	in.ms = ms;
-	se->nindist = 0;
-	if (decision_make(&in, d) == 0 && d->answer != (size_t)-1) {
-		for (size_t k = 0; k < n; k++) {
-			struct report_group *g = &r->groups[idx[k]];
-
-			g->regret = d->cell[0][k].est;
-			g->regret_lo = d->cell[0][k].lo;
-			g->regret_hi = d->cell[0][k].hi;
-			g->indistinguishable = d->good[k];
-			g->out = d->bad[k];
-			se->nindist += d->good[k] && idx[k] != se->fastest;
-			nout += d->bad[k];
-		}
-		se->recommended = idx[d->answer];
-		se->decided = d->decided;
-		se->df = d->q[0].df;
-	}
-	se->all_overlap = se->nvalues > 1 && nout == 0;
-	se->separated = se->decided;
-	se->recommends = se->min_runs >= 2 && !se->all_overlap && se->recommended != REPORT_NONE;
-	free(d);
-	free(ms);
-}
-
-/* Fastest median; then the smallest value within the margin of it. */
-static void pick(struct report *r, struct report_series *se, size_t id)
-{
-	struct report_group *g;
-	size_t i;
-
-	se->fastest = se->recommended = REPORT_NONE;
-	se->min_runs = (size_t)-1;
-	for (i = 0; i < r->ngroups; i++) {
-		if (r->groups[i].series != id)
-			continue;
-		se->nvalues++;
-		if (r->groups[i].runs < se->min_runs)
-			se->min_runs = r->groups[i].runs;
-		if (se->fastest == REPORT_NONE || r->groups[i].median_ms < r->groups[se->fastest].median_ms)
-			se->fastest = i;
-	}
-	for (i = 0; i < r->ngroups; i++) {
-		g = &r->groups[i];
-		if (g->series != id)
-			continue;
-		versus_fastest(g, &r->groups[se->fastest]);
-		if (!g->indistinguishable)
-			continue;
-		se->nindist += i != se->fastest;
-		if (se->recommended == REPORT_NONE || report_before(r, g, &r->groups[se->recommended]))
-			se->recommended = i;
-	}
-	decide(r, se, id);
-}
-
-int report_separated(const struct report *r)
-{
-	for (size_t s = 0; s < r->nseries; s++)
-		if (!r->series[s].separated)
-			return 0;
-	return r->nseries > 0;
-}
-
-static int make_series(struct report *r)
-{
-	size_t i, s;
-
-	r->series = calloc(r->ngroups + 1, sizeof(*r->series));
-	if (!r->series)
-		return -ENOMEM;
-	for (i = 0; i < r->ngroups; i++) {
-		for (s = 0; s < r->nseries; s++)
-			if (same_series(r, &r->groups[r->series[s].first], &r->groups[i]))
-				break;
-		if (s == r->nseries)
-			r->series[r->nseries++] = (struct report_series){
-				.query = r->groups[i].query, .first = i };
-		r->groups[i].series = s;
-	}
-	for (i = 0; i < r->ngroups; i++) {
-		r->groups[i].speedup_vs_0 = speedup(r, &r->groups[i], "0", &r->groups[i].ci_vs_0);
-		r->groups[i].speedup_vs_1 = speedup(r, &r->groups[i], "1", &r->groups[i].ci_vs_1);
-	}
-	for (s = 0; s < r->nseries; s++)
-		pick(r, &r->series[s], s);
-	return 0;
-}
-
 static void note_ignored(struct report *r, const char *torn_msg)
 {
 	size_t planned = json_array_size(json_object_get(json_object_get(r->meta, "plan"), "trial_keys"));
@@ -774,7 +580,7 @@ int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 		return report_bad(err, errlen, "%s/%s: no finished trials with an execution time and settings from the grid (%zu record(s)); run or resume the sweep first",
 				  dir, RECORD_TRIALS, json_array_size(r->trials));
 	if (ret == 0)
-		ret = make_series(r);
+		ret = report_make_series(r);
 	note_ignored(r, msg);
 	return ret;
 }
@@ -795,32 +601,4 @@ void report_free(struct report *r)
 	json_decref(r->companions);
 	json_decref(r->meta);
 	memset(r, 0, sizeof(*r));
-}
-
-const char *report_series_label(const struct report *r, size_t s, char *buf, size_t len)
-{
-	const struct report_group *g = &r->groups[r->series[s].first];
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < r->nsettings && used < len; i++)
-		if (i != r->swept)
-			used += snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "",
-					 r->settings[i].name, report_value(r, g, i));
-	return buf;
-}
-
-size_t report_series_groups(const struct report *r, size_t s, size_t *idx)
-{
-	size_t n = 0, i, j;
-
-	for (i = 0; i < r->ngroups; i++) {
-		if (r->groups[i].series != s)
-			continue;
-		for (j = n; j > 0 && report_before(r, &r->groups[i], &r->groups[idx[j - 1]]); j--)
-			idx[j] = idx[j - 1];
-		idx[j] = i;
-		n++;
-	}
-	return n;
 }

@@ -3,6 +3,7 @@
  * per settings combination, in grid order), the terminal table, summary.csv,
  * report.md, JSON, the plain-words explanation with a recommendation, and
  * gnuplot plots. Only reads records. report.c loads and groups,
+ * report_series.c makes the series and their decisions,
  * report_explain.c words it, report_render.c renders tables and files,
  * report_plot.c plots. Times in ms, request sizes in KiB, CPU share a
  * fraction of one core; an absent figure is NAN.
@@ -254,5 +255,8 @@ size_t report_series_groups(const struct report *r, size_t s, size_t *idx);
 /* What sets series S apart besides its query ("io_method=sync") into BUF;
  * "" when nothing does. */
 const char *report_series_label(const struct report *r, size_t s, char *buf, size_t len);
+/* For report_load: the series of R's groups, each group's speedups over 0
+ * and 1, and each series' decision (report_series.c). */
+int report_make_series(struct report *r);
 
 #endif
