@@ -117,51 +117,8 @@ fio_figures() {
 # rounds.txt.
 stats() {
 	awk -v mode="$1" -v l="$2" -v d="$3" -v ct="$4" -v m="$MARGIN" -v it="$IOPS_TARGET" \
-		-v vout="$OUT/verdicts.txt" -v rout="$OUT/rounds.txt" -v sout="$OUT/cpu-split.txt" '
-	function sortv(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t } }
-	function med(v, n) { sortv(v, n); return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-	# P(Binomial(n, 1/2) <= k)
-	function bcdf(n, k,   i, c, s) { c = 1; s = 0; for (i = 0; i <= k; i++) { s += c; c = c * (n - i) / (i + 1) } return s / 2 ^ n }
-	# an interval that holds 1 but reaches further than the margin from it
-	function loose(lo, hi) { return lo <= 1 && hi >= 1 && (lo < 1 - m || hi > 1 + m) }
-	# ours against fio from the interval; more_is_better for IOPS
-	function side(lo, hi, more_is_better) {
-		if (lo > 1) return sprintf("%s (%.3f-%.3f, above 1)", more_is_better ? "ahead" : "behind", lo, hi)
-		if (hi < 1) return sprintf("%s (%.3f-%.3f, below 1)", more_is_better ? "behind" : "ahead", lo, hi)
-		if (loose(lo, hi)) return sprintf("undecided (%.3f-%.3f holds 1 but reaches past %.3f-%.3f)", lo, hi, 1 - m, 1 + m)
-		return sprintf("level (%.3f-%.3f holds 1)", lo, hi)
-	}
-	{ n++; oi[n] = $1; oc[n] = $2; oa[n] = $3; of[n] = $4; fi[n] = $7; fc[n] = $8; fa[n] = $9
-	  ou[n] = $5; os[n] = $6; fu[n] = $10; fs[n] = $11
-	  ur[n] = $10 > 0 ? $5 / $10 : 0; sr[n] = $11 > 0 ? $6 / $11 : 0
-	  ir[n] = $1 / $7; cr[n] = $2 / $8; irs = irs sprintf(" %.3f", ir[n]) }
-	END {
-		k = 1; while (k + 1 <= n / 2 && 1 - 2 * bcdf(n, k) >= 0.95) k++
-		cov = 1 - 2 * bcdf(n, k - 1)
-		mi = med(ir, n); ilo = ir[k]; ihi = ir[n + 1 - k]
-		mc = med(cr, n); clo = cr[k]; chi = cr[n + 1 - k]
-		if (mode == "settled") {
-			print (loose(ilo, ihi) || loose(clo, chi) || (clo < ct && chi > ct)) ? "no" : "yes"
-			exit
-		}
-		iok = mi >= it && ihi >= 1; cok = mc <= ct
-		printf "%-9s %5d %9.0f %9.0f %6.3f %5.3f-%5.3f %s %7.2f %7.2f %6.3f %5.3f-%5.3f %s %6.2f %6.2f %6.2f %6d\n",
-			l, d, med(oi, n), med(fi, n), mi, ilo, ihi, (iok ? "ok " : "LOW"),
-			med(oc, n), med(fc, n), mc, clo, chi, (cok ? "ok  " : "HIGH"),
-			med(oa, n), med(fa, n), med(of, n), n
-		unsettled = loose(ilo, ihi) || loose(clo, chi) || (clo < ct && chi > ct)
-		printf "%-8s %4d: IOPS %s; CPU per read %s; targets: IOPS %s, CPU <= %.2f %s; %d rounds%s\n",
-			l, d, side(ilo, ihi, 1), side(clo, chi, 0),
-			(iok ? "met" : "missed"), ct, (cok ? "met" : "missed"), n,
-			(unsettled ? ", not settled" : "") >> vout
-		printf "%s %d: IOPS ratio per round%s (ours first in odd rounds); interval covers the median ratio with %.1f%%\n",
-			l, d, irs, 100 * cov >> rout
-		mou = med(ou, n); mfu = med(fu, n); mos = med(os, n); mfs = med(fs, n)
-		mur = med(ur, n); ulo = ur[k]; uhi = ur[n + 1 - k]
-		msr = med(sr, n); slo = sr[k]; shi = sr[n + 1 - k]
-		printf "%s %d: CPU per read in user time (the tool'"'"'s own work) %.2f µs ours, %.2f fio, ratio %.3f (%.3f-%.3f); in system time (the kernel'"'"'s) %.2f µs ours, %.2f fio, ratio %.3f (%.3f-%.3f)\n",
-			l, d, mou, mfu, mur, ulo, uhi, mos, mfs, msr, slo, shi >> sout
-	}'
+		-v vout="$OUT/verdicts.txt" -v rout="$OUT/rounds.txt" -v sout="$OUT/cpu-split.txt" \
+		-f scripts/ratios.awk -f scripts/bench-probe-stats.awk
 }
 
 # round LABEL ENGINE DEPTH R: both tools back to back, ours first in odd

@@ -5,23 +5,33 @@
 # \set (scripts/bench-tpcb-set.sql: every random function, hashes, a
 # permutation, arithmetic and a branch before one read; -M prepared -c 8
 # -j 2, the same file for both tools), BENCH_TPCB_SECONDS each,
-# BENCH_TPCB_ROUNDS rounds with the order rotated every round; eicbench also
-# with --pipeline 8. Both tools' client CPU is measured the same way: the
-# process's user + system time as wait4 reports it (GNU time), over the
-# transactions the tool reports. Prints the medians of tps and of CPU µs per
-# transaction with their ranges over the rounds, and the ratios ours /
-# pgbench (targets on every row without a pipeline: tps ratio >= 1.0, CPU
-# ratio <= 1.0), after comparing eicbench tpcb init with pgbench -i at the
-# same scale. Raw outputs go to results/<UTC>-bench-tpcb/.
+# in rounds: each round runs the three clients back to back (pgbench,
+# eicbench, eicbench with --pipeline 8), the order rotated every round. Both
+# tools' client CPU is measured the same way: the process's user + system
+# time as wait4 reports it (GNU time), over the transactions the tool
+# reports. The ratios ours / pgbench are taken within each round, so that
+# the machine's drift between rounds cancels; per row the table gives the
+# medians of tps and of CPU µs per transaction, the median of the round
+# ratios and an order-statistic interval for it (scripts/ratios.awk), and a
+# line per row says from the intervals whether ours is behind, level or
+# ahead (targets on every row without a pipeline: median tps ratio >= 1.0,
+# median CPU ratio <= 1.0). A workload runs BENCH_TPCB_ROUNDS rounds, then
+# more while eicbench's tps or CPU interval holds 1 but reaches further than
+# BENCH_TPCB_MARGIN from it, up to BENCH_TPCB_MAX_ROUNDS. First eicbench
+# tpcb init is compared with pgbench -i at the same scale. Raw outputs go to
+# results/<UTC>-bench-tpcb/.
 #
-# Environment: BENCH_TPCB_SCALE (20), BENCH_TPCB_SECONDS (20),
-# BENCH_TPCB_ROUNDS (3), BENCH_TPCB_INIT_ROUNDS (3), BENCH_DATADIR
-# (data/bench-tpcb), PGBENCH (the cluster's pgbench).
+# Environment: BENCH_TPCB_SCALE (20), BENCH_TPCB_SECONDS (10),
+# BENCH_TPCB_ROUNDS (6), BENCH_TPCB_MAX_ROUNDS (12), BENCH_TPCB_MARGIN
+# (0.03), BENCH_TPCB_INIT_ROUNDS (3), BENCH_DATADIR (data/bench-tpcb),
+# PGBENCH (the cluster's pgbench).
 set -eu
 
 SCALE=${BENCH_TPCB_SCALE:-20}
-SECS=${BENCH_TPCB_SECONDS:-20}
-ROUNDS=${BENCH_TPCB_ROUNDS:-3}
+SECS=${BENCH_TPCB_SECONDS:-10}
+ROUNDS=${BENCH_TPCB_ROUNDS:-6}
+MAX_ROUNDS=${BENCH_TPCB_MAX_ROUNDS:-12}
+MARGIN=${BENCH_TPCB_MARGIN:-0.03}
 INIT_ROUNDS=${BENCH_TPCB_INIT_ROUNDS:-3}
 DIR=${BENCH_DATADIR:-data/bench-tpcb}
 EIC=${EICBENCH:-./eicbench}
@@ -33,6 +43,12 @@ for tool in jq awk; do
 done
 [ -x "$TIME" ] || { echo "bench-tpcb: GNU time ($TIME) is needed (make deps)" >&2; exit 2; }
 [ -x "$EIC" ] || { echo "bench-tpcb: build eicbench first (make)" >&2; exit 2; }
+case $ROUNDS in
+''|*[!0-9]*|0|1) echo "bench-tpcb: BENCH_TPCB_ROUNDS '$ROUNDS' is not a whole number of at least 2" >&2; exit 2 ;;
+esac
+case $MAX_ROUNDS in
+''|*[!0-9]*) echo "bench-tpcb: BENCH_TPCB_MAX_ROUNDS '$MAX_ROUNDS' is not a whole number" >&2; exit 2 ;;
+esac
 
 [ -f "$DIR/eicbench.json" ] || "$EIC" server init --datadir "$DIR" >/dev/null
 # A fresh start. The server must not keep the benchmark lock's descriptor
@@ -49,11 +65,6 @@ HOST=$(cd "$DIR" && pwd)
 OUT=results/$(date -u +%Y%m%dT%H%M%SZ)-bench-tpcb
 mkdir -p "$OUT"
 
-# median of the numbers on stdin
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # timed TAG CMD...: run CMD with its output in $OUT/TAG.out and
 # "wall user sys" of the process in $OUT/TAG.time
 timed() {
@@ -69,7 +80,7 @@ export PGHOST="$HOST" PGPORT="$PORT" PGUSER=postgres PGDATABASE=eicbench
 	"$BINDIR/createdb" eicbench
 
 # ---- init: pgbench -i against eicbench tpcb init, alternating --------------
-echo "bench-tpcb: cluster $DIR, scale $SCALE, ${SECS}s per run, $ROUNDS round(s); raw output in $OUT" >&2
+echo "bench-tpcb: cluster $DIR, scale $SCALE, ${SECS}s per run, $ROUNDS to $MAX_ROUNDS rounds; raw output in $OUT" >&2
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 r=1
 while [ "$r" -le "$INIT_ROUNDS" ]; do
@@ -113,11 +124,19 @@ one() {
 	awk -v tps="$tps" -v n="$n" '{ printf "%s %s %.6f\n", tps, n, $2 + $3 }' "$OUT/$tag.time" >"$OUT/$tag.fig"
 }
 
+# the figures of TAG's run: "tps µs_per_transaction"
+figs() { awk '{ printf "%s %.3f", $1, $3 * 1e6 / $2 }' "$OUT/$1.fig"; }
+
 TOOLS="pgbench ours ours-pipe8"
 WORKLOADS="select-only tpcb-like custom"
+settled() {
+	awk -v mode=settled -v m="$MARGIN" -f scripts/ratios.awk -f scripts/bench-tpcb-stats.awk "$OUT/round-$1.txt"
+}
 for w in $WORKLOADS; do
+	: >"$OUT/round-$w.txt"
 	r=1
-	while [ "$r" -le "$ROUNDS" ]; do
+	# ROUNDS rounds, then more while ours's interval is loose, up to MAX_ROUNDS
+	while [ "$r" -le "$ROUNDS" ] || { [ "$r" -le "$MAX_ROUNDS" ] && [ "$(settled "$w")" = no ]; }; do
 		# rotate the order: pgbench first, then second, then third, ...
 		set -- $TOOLS
 		k=$(( (r - 1) % 3 ))
@@ -130,46 +149,33 @@ for w in $WORKLOADS; do
 		for t in "$@"; do
 			one "$t" "$w" "$r"
 		done
+		echo "$(figs "$w-pgbench-$r") $(figs "$w-ours-$r") $(figs "$w-ours-pipe8-$r")" >>"$OUT/round-$w.txt"
 		r=$((r + 1))
 	done
 done
 
 # ---- table -----------------------------------------------------------------------
-# values TOOL WORKLOAD FIELD: the rounds' values (FIELD 1 tps, 4 µs per transaction)
-values() {
-	for f in "$OUT/$2-$1"-[0-9]*.fig; do
-		awk -v k="$3" '{ print (k == 1) ? $1 : $3 * 1e6 / $2 }' "$f"
-	done
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-fig() { values "$@" | median; }
-# span TOOL WORKLOAD FIELD: "min-max" over the rounds
-span() { values "$@" | sort -g | awk -v k="$3" 'NR == 1 { lo = $1 } { hi = $1 } END { printf (k == 1) ? "%.0f-%.0f" : "%.2f-%.2f", lo, hi }'; }
-
+: >"$OUT/verdicts.txt"
+: >"$OUT/rounds.txt"
 {
-	printf '%-12s %-34s %12s %17s %10s %13s %10s %10s\n' workload client "tps" "(min-max)" "CPU µs/tx" "(min-max)" "tps ratio" "CPU ratio"
+	printf '%-12s %-34s %10s %9s %7s %11s %4s %7s %11s %5s %6s\n' "" "" "" "CPU" "tps" "" "" "CPU" "" "" ""
+	printf '%-12s %-34s %10s %9s %7s %11s %4s %7s %11s %5s %6s\n' workload client "tps" "µs/tx" "ratio" "interval" "" "ratio" "interval" "" rounds
 	for w in $WORKLOADS; do
-		pt=$(fig pgbench "$w" 1)
-		pc=$(fig pgbench "$w" 4)
-		printf '%-12s %-34s %12.1f %17s %10.2f %13s %10s %10s\n' "$w" pgbench "$pt" "$(span pgbench "$w" 1)" "$pc" "$(span pgbench "$w" 4)" "" ""
-		for t in ours ours-pipe8; do
-			label="eicbench"
-			[ "$t" = ours-pipe8 ] && label="eicbench --pipeline 8"
-			[ "$t" = ours-pipe8 ] && [ "$w" = tpcb-like ] && label="eicbench -M prepared --pipeline 8"
-			awk -v w="$w" -v l="$label" -v ot="$(fig "$t" "$w" 1)" -v oc="$(fig "$t" "$w" 4)" \
-				-v st="$(span "$t" "$w" 1)" -v sc="$(span "$t" "$w" 4)" \
-				-v pt="$pt" -v pc="$pc" -v t="$t" 'BEGIN {
-				tr = ot / pt; cr = oc / pc
-				mark_t = (t == "ours") ? (tr >= 1.0 ? " ok" : " LOW") : ""
-				mark_c = (t == "ours") ? (cr <= 1.0 ? " ok" : " HIGH") : ""
-				printf "%-12s %-34s %12.1f %17s %10.2f %13s %10s %10s\n", w, l, ot, st, oc, sc,
-					sprintf("%.3f%s", tr, mark_t), sprintf("%.3f%s", cr, mark_c) }'
-		done
+		pl="eicbench --pipeline 8"
+		[ "$w" = tpcb-like ] && pl="eicbench -M prepared --pipeline 8"
+		awk -v mode=row -v w="$w" -v pl="$pl" -v m="$MARGIN" -v vout="$OUT/verdicts.txt" -v rout="$OUT/rounds.txt" \
+			-f scripts/ratios.awk -f scripts/bench-tpcb-stats.awk "$OUT/round-$w.txt"
 	done
 	pi=$(for f in "$OUT"/init-pgbench-*.time; do awk '{ print $1 }' "$f"; done | median)
 	oi=$(for f in "$OUT"/init-ours-*.time; do awk '{ print $1 }' "$f"; done | median)
 	awk -v s="$SCALE" -v p="$pi" -v o="$oi" -v n="$INIT_ROUNDS" 'BEGIN {
 		printf "init, scale %d (median of %d): pgbench -i %.2f s, eicbench tpcb init %.2f s, ours / pgbench %.3f\n", s, n, p, o, o / p }'
-	echo "medians of $ROUNDS round(s) of ${SECS}s (min-max over the rounds), order rotated each round; CPU: user + system time of each client process (GNU time)"
+	echo "medians of ${SECS}s runs; ratios ours / pgbench within each round (the order rotated each round), their median and interval; CPU: user + system time of each client process (GNU time)"
 	echo "targets: eicbench without a pipeline at tps ratio >= 1.0 and CPU ratio <= 1.0 (ok, LOW, HIGH); custom: $SETSQL"
-	echo "load average before: $LOAD0; after: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine makes the figures noisy)"
 } | tee "$OUT/table.txt"
+cat "$OUT/rounds.txt" "$OUT/verdicts.txt"
+echo "load average before: $LOAD0; after: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine makes the figures noisy)" | tee -a "$OUT/table.txt"
