@@ -22,7 +22,7 @@ function row(label, t, c, tr, cr, target,   mt, mc, tlo, thi, clo, chi, tk, ck) 
 END {
 	k = kth(n)
 	if (mode == "settled") {
-		med(otr, n); med(ocr, n)
+		sortv(otr, n); sortv(ocr, n)
 		print (loose(otr[k], otr[n + 1 - k], m) || loose(ocr[k], ocr[n + 1 - k], m)) ? "no" : "yes"
 		exit
 	}

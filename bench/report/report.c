@@ -74,11 +74,6 @@ const char *report_group_setting(const struct report *r, const struct report_gro
 	return report_server_setting(r, name);
 }
 
-const char *report_value(const struct report *r, const struct report_group *g, size_t s)
-{
-	return r->settings[s].values[g->value[s]];
-}
-
 /* ---- meta.json ---- */
 
 static int load_meta(const char *dir, struct report *r, char *err, size_t errlen)

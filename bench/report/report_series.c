@@ -17,9 +17,7 @@
 
 #define SPEEDUP_SEED 1          /* bootstrap seed: the same report every time */
 
-/* Group G's value of setting S, as the grid spells it (report_value's,
- * here so that report.c, which calls this file, is not called back). */
-static const char *value_of(const struct report *r, const struct report_group *g, size_t s)
+const char *report_value(const struct report *r, const struct report_group *g, size_t s)
 {
 	return r->settings[s].values[g->value[s]];
 }
@@ -52,7 +50,7 @@ size_t report_find(const struct report *r, const struct report_group *g, const c
 {
 	for (size_t i = 0; i < r->ngroups; i++)
 		if (r->groups[i].series == g->series &&
-		    !strcmp(value_of(r, &r->groups[i], r->swept), value))
+		    !strcmp(report_value(r, &r->groups[i], r->swept), value))
 			return i;
 	return REPORT_NONE;
 }
@@ -121,7 +119,7 @@ static void decide(struct report *r, struct report_series *se, size_t id)
 	for (size_t k = 0; k < n; k++) {
 		const struct report_group *g = &r->groups[idx[k]];
 
-		in.values[k] = value_of(r, g, r->swept);
+		in.values[k] = report_value(r, g, r->swept);
 		for (size_t i = 0; i < g->runs; i++)
 			if (g->rounds[i] >= 1)
 				ms[k * in.nrounds + (size_t)(g->rounds[i] - 1)] = g->times[i];
@@ -225,7 +223,7 @@ const char *report_series_label(const struct report *r, size_t s, char *buf, siz
 	for (size_t i = 0; i < r->nsettings && used < len; i++)
 		if (i != r->swept)
 			used += snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "",
-					 r->settings[i].name, value_of(r, g, i));
+					 r->settings[i].name, report_value(r, g, i));
 	return buf;
 }
 
