@@ -60,6 +60,42 @@ static long read_long(const char *path)
 	return strtol(buf, NULL, 10);
 }
 
+#define BALLOON_DEVICE_ID "0x0005"
+#define BALLOON_F_REPORTING 5
+
+int sysstat_page_reporting_read(const char *sys_root, struct page_reporting *out)
+{
+	const char *root = sys_root ? sys_root : "/sys";
+	char path[SYSSTAT_PATH_MAX], id[16], features[256];
+	struct dirent *e;
+	DIR *d;
+
+	*out = (struct page_reporting){ .on = false, .order = -1, .reported_kib = -1 };
+	snprintf(path, sizeof(path), "%s/bus/virtio/devices", root);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) != NULL && !out->on) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/bus/virtio/devices/%s/device", root, e->d_name);
+		if (read_line(path, id, sizeof(id)) < 0 || strcmp(id, BALLOON_DEVICE_ID) != 0)
+			continue;
+		/* one character per feature bit, bit 0 first */
+		snprintf(path, sizeof(path), "%s/bus/virtio/devices/%s/features", root, e->d_name);
+		out->on = read_line(path, features, sizeof(features)) == 0 &&
+			  strlen(features) > BALLOON_F_REPORTING && features[BALLOON_F_REPORTING] == '1';
+	}
+	closedir(d);
+	if (out->on) {
+		snprintf(path, sizeof(path), "%s/module/page_reporting/parameters/page_reporting_order", root);
+		out->order = read_long(path);
+		snprintf(path, sizeof(path), "%s/module/page_reporting/parameters/reported_kib", root);
+		out->reported_kib = read_long(path);
+	}
+	return 0;
+}
+
 int sysstat_disk_parse(const char *text, const char *name, struct disk_snap *out)
 {
 	const char *line = text;

@@ -1,7 +1,8 @@
 /*
  * sysstat: snapshots of /proc/diskstats, /proc/stat, /proc/PID/stat and
  * /proc/PID/schedstat, their differences, and the block device that holds a path (with its queue
- * settings from /sys/block). Read-only; knows nothing of PostgreSQL.
+ * settings from /sys/block), and whether the host takes the guest's free
+ * memory back (free page reporting). Read-only; knows nothing of PostgreSQL.
  * Counters are kept as the kernel gives them (sectors of 512 bytes, ticks of
  * USER_HZ, milliseconds; schedstat's nanoseconds); the *_diff helpers turn
  * two snapshots into rates.
@@ -130,6 +131,25 @@ int sysstat_proc_parse(const char *text, struct proc_snap *out);
 int sysstat_proc_read(pid_t pid, struct proc_snap *out);
 void sysstat_proc_diff(const struct proc_snap *a, const struct proc_snap *b,
 		       struct proc_delta *out);
+
+/*
+ * Free page reporting: a virtio balloon (device id 0x0005) that offers
+ * VIRTIO_BALLOON_F_REPORTING (feature bit 5) hands the guest's free memory
+ * back to its host, so a page the kernel takes for the page cache after a
+ * drop of the caches may first have to be given memory again by the host.
+ * ON: such a balloon is there. ORDER: the smallest block reported (2^order
+ * pages, mm's page_reporting_order), -1 unknown. REPORTED_KIB: what was
+ * reported since boot where the kernel counts it, -1 elsewhere.
+ */
+struct page_reporting {
+	bool      on;
+	long      order;
+	long long reported_kib;
+};
+
+/* Page reporting as seen under SYS_ROOT (NULL: "/sys"). 0, or -errno when
+ * SYS_ROOT has no virtio bus (OUT then says off). */
+int sysstat_page_reporting_read(const char *sys_root, struct page_reporting *out);
 
 /* The block device holding PATH (via stat() st_dev and /sys/dev/block),
  * its queue settings, members and the file system type under PATH; or the

@@ -19,3 +19,4 @@ tests/pgstats-watch: tests/pgstats_watch.o $(LIBBENCH) $(LIBIO)
 unit: tests/pgstats-watch
 -include tests/pgstats_watch.d
 test_replay_DEPS = tests/fixture.o
+test_sysstat_DEPS = tests/fixture.o

@@ -11,10 +11,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/sysstat.h"
+#include "tests/fixture.h"
 
 static const char diskstats_a[] =
 	"   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -172,6 +176,61 @@ static void test_fstype(void **state)
 	assert_string_equal(t, "unknown");
 }
 
+/* ROOT/REL (its folders made), holding TEXT. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A sysfs tree as this VM's: a console, then a balloon offering reporting
+ * (bit 5 of its features); the counts where the kernel keeps them. */
+static void test_page_reporting(void **state)
+{
+	char *root = fixture_dir();
+	struct page_reporting p;
+	(void)state;
+
+	assert_non_null(root);
+	assert_int_equal(sysstat_page_reporting_read(root, &p), -ENOENT);
+	assert_false(p.on);
+	put(root, "bus/virtio/devices/virtio3/device", "0x0003\n");
+	put(root, "bus/virtio/devices/virtio3/features", "0000011111000000\n");
+	assert_int_equal(sysstat_page_reporting_read(root, &p), 0);
+	assert_false(p.on);           /* a console's bit 5 says nothing */
+	/* a balloon without reporting (statistics and deflate on OOM only) */
+	put(root, "bus/virtio/devices/virtio0/device", "0x0005\n");
+	put(root, "bus/virtio/devices/virtio0/features", "0110000000000000000000000000000010\n");
+	assert_int_equal(sysstat_page_reporting_read(root, &p), 0);
+	assert_false(p.on);
+	assert_int_equal(p.order, -1);
+	/* with reporting, the order and the count not yet published */
+	put(root, "bus/virtio/devices/virtio0/features", "0110010100000000000000000000000010\n");
+	assert_int_equal(sysstat_page_reporting_read(root, &p), 0);
+	assert_true(p.on);
+	assert_int_equal(p.order, -1);
+	assert_int_equal(p.reported_kib, -1);
+	put(root, "module/page_reporting/parameters/page_reporting_order", "9\n");
+	put(root, "module/page_reporting/parameters/reported_kib", "225383320\n");
+	assert_int_equal(sysstat_page_reporting_read(root, &p), 0);
+	assert_true(p.on);
+	assert_int_equal(p.order, 9);
+	assert_int_equal(p.reported_kib, 225383320LL);
+	fixture_remove(root);
+	free(root);
+}
+
 static void test_live(void **state)
 {
 	struct device_info info;
@@ -205,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_proc),
 		cmocka_unit_test(test_sched),
 		cmocka_unit_test(test_fstype),
+		cmocka_unit_test(test_page_reporting),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

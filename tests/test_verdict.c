@@ -139,6 +139,34 @@ static void noisy(void **state)
 	verdict_free(&v);
 }
 
+/* A host that takes free memory back is a caveat; the records without
+ * the field (an older run, another machine) have none. */
+static void page_reporting(void **state)
+{
+	const char *said = "This machine's host takes its free memory back (a virtio balloon with free page reporting)";
+	struct verdict v;
+	char err[1024], *text;
+	json_t *host;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
+	text = text_of(&v);
+	assert_null(strstr(text, said));
+	free(text);
+	for (int i = 0; i < v.nq; i++)
+		if (v.q[i].have_rep) {
+			host = json_object_get(v.q[i].rep.meta, "host");
+			assert_non_null(host);
+			json_object_set_new(host, "free_page_reporting",
+					    json_pack("{s:b, s:i, s:n}", "on", 1, "order", 9, "reported_kib"));
+		}
+	text = text_of(&v);
+	expect(text, said);
+	expect(text, "The cold figures include it at every value");
+	free(text);
+	verdict_free(&v);
+}
+
 /* readahead-bound: 0 wins; concurrency-bound (partial): 32 wins */
 static void bound(void **state)
 {
@@ -324,6 +352,7 @@ int main(void)
 		cmocka_unit_test(disagree),
 		cmocka_unit_test(knee_by_the_rule),
 		cmocka_unit_test(noisy),
+		cmocka_unit_test(page_reporting),
 		cmocka_unit_test(bound),
 		cmocka_unit_test(disturbed),
 		cmocka_unit_test(flagged_out),

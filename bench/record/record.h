@@ -54,7 +54,8 @@ int record_write_rendered(const char *path, int (*render)(const void *arg, FILE 
 int record_meta_write(const char *dir, const json_t *meta, char *err, size_t errlen);
 
 /*
- * Add to META: "host" (hostname, kernel, cpu_model, cpu_count, memory_bytes),
+ * Add to META: "host" (hostname, kernel, cpu_model, cpu_count, memory_bytes,
+ * free_page_reporting: null, or on, order and reported_kib),
  * "git_rev" (EICBENCH_GIT_REV from the build, else "unknown"), "command_line"
  * (ARGV through redact_arg()) and "started_utc" (STARTED). 0 or
  * -ENOMEM.

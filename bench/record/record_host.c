@@ -1,6 +1,7 @@
 /*
  * record_host: the facts a record carries about where and how it was made,
- * as JSON: the host (name, kernel, CPU model and count, memory in bytes),
+ * as JSON: the host (name, kernel, CPU model and count, memory in bytes,
+ * whether its host takes free memory back: free page reporting),
  * the git revision of the build, the command line (redacted), UTC stamps,
  * the device under the data directory and what it did between two
  * /proc/diskstats snapshots, and the head of meta.json built from them.
@@ -42,6 +43,18 @@ static void cpu_model(char *out, size_t len)
 		fclose(f);
 }
 
+/* Null without a reporting balloon; else its order and count (null unknown). */
+static json_t *page_reporting_json(void)
+{
+	struct page_reporting p;
+
+	if (sysstat_page_reporting_read(NULL, &p) < 0 || !p.on)
+		return json_null();
+	return json_pack("{s:b, s:o, s:o}", "on", 1,
+			 "order", p.order >= 0 ? json_integer(p.order) : json_null(),
+			 "reported_kib", p.reported_kib >= 0 ? json_integer(p.reported_kib) : json_null());
+}
+
 static json_t *host_json(void)
 {
 	char name[256] = "unknown", model[256];
@@ -52,13 +65,14 @@ static json_t *host_json(void)
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
 	cpu_model(model, sizeof(model));
-	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:s, s:I, s:I}",
+	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:s, s:I, s:I, s:o}",
 			 "hostname", name,
 			 "kernel", "sysname", u.sysname, "release", u.release,
 			 "version", u.version, "machine", u.machine,
 			 "cpu_model", model,
 			 "cpu_count", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
-			 "memory_bytes", (json_int_t)pages * (json_int_t)page);
+			 "memory_bytes", (json_int_t)pages * (json_int_t)page,
+			 "free_page_reporting", page_reporting_json());
 }
 
 static json_t *argv_json(int argc, char *const argv[])

@@ -217,6 +217,8 @@ static json_t *caveats(const struct verdict *v, const struct regret *g)
 			   g->nflags, g->nflags == 1 ? " was" : "s were", g->differ ? "; with them the answer would be " : "",
 			   g->differ && g->d_all.answer != NONE ? g->values[g->d_all.answer] : "",
 			   g->differ ? g->d_all.decided ? " (decided)" : " (provisional)" : "");
+	if (json_is_true(json_object_get(json_object_get(json_object_get(m, "host"), "free_page_reporting"), "on")))
+		add_caveat(list, "This machine's host takes its free memory back (a virtio balloon with free page reporting): after the caches are dropped, the kernel may wait on the host for the memory it reads into, which no device is responsible for. The cold figures include it at every value, and vary with how much memory the host had taken back when a trial read.");
 	if (emu) {
 		char *txt = json_dumps(emu, JSON_COMPACT | JSON_SORT_KEYS);
 		const char *model = json_is_string(emu) ? json_string_value(emu) : report_str_at(emu, "model", NULL);
