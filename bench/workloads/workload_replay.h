@@ -14,9 +14,12 @@
  * anew (the kernel keeps a file's readahead state with the open file, and
  * a backend opens them afresh after the cold start), reads the settings
  * in force (effective_io_concurrency, and on 18 io_method, io_combine_limit,
- * io_workers and the backend's pin share of shared_buffers), then replays
- * the scan on the files (io/engines/replay.h) and records what the replay
- * and the device did.
+ * io_workers and the backend's pin share of shared_buffers), has the server
+ * do the query's index phase (its first row: the bitmap built from the
+ * index, as long after the cold start and with as much of the page cache
+ * filled as in the query's trial) and advises the heap's files out of the
+ * page cache, then replays the scan on the files (io/engines/replay.h) and
+ * records what the replay and the device did.
  */
 #ifndef BENCH_WORKLOADS_WORKLOAD_REPLAY_H
 #define BENCH_WORKLOADS_WORKLOAD_REPLAY_H

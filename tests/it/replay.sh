@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 32
+plan 34
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -48,6 +48,11 @@ same "15: no advice at 0, every page but the first advised at 16" \
 	"0:true,16:true,"
 same "15: the query's heap phase read as many blocks as the replay" \
 	"$(jq -r --argjson n "$(jq .plan.replay.pages "$T/s15/meta.json")" 'select(.workload == null) | .explain.bitmap.heap_phase.shared_read_blocks == $n' "$R" | sort -u)" true
+same "15: every replay trial did the query's index phase first, on the server" \
+	"$(jq -r 'select(.workload == "replay") | .replay.index_phase.ms > 0' "$R" | sort -u)" true
+same "15: and then advised the whole heap out of the page cache" \
+	"$(jq -r 'select(.workload == "replay") | .replay.index_phase.heap_evicted_bytes' "$R" | sort -u)" \
+	"$(sql "$T/pg15" $P "select pg_relation_size('test')")"
 same "15: the calibration's pages are EXPLAIN's" \
 	"$(jq -r '.plan.replay | (.exact_pages + .lossy_pages == .pages)' "$T/s15/meta.json")" true
 # the calibration's own session, set as the trials' (the page lookup's
