@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 34
+plan 36
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -65,6 +65,10 @@ same "15: the calibration's exact and lossy pages are the query's at 0" \
 	"$(jq -r 'select(.workload == null and .settings.effective_io_concurrency == "0") | "\(.explain.bitmap.exact_heap_blocks) \(.explain.bitmap.lossy_heap_blocks)"' "$R" | sort -u)"
 ok "15: resume finds nothing left" "$EB" sweep --resume "$T/s15"
 same "15: a resume ran no trial again" "$(wc -l <"$R" | tr -d ' ')" 8
+ok "15: a warm sweep with replay trials" "$EB" sweep --datadir "$T/pg15" --query sparse --eic 0 --runs 1 \
+	--warm --replay --no-cache-check --out "$T/w15"
+same "15: warm, the replay leaves the heap cached as its query finds it" \
+	"$(jq -r 'select(.workload == "replay") | .replay.index_phase.heap_evicted_bytes' "$T/w15/trials.jsonl" | sort -u)" 0
 
 # ---- 18 under each io_method ----
 bindir=$(scripts/build-pg.sh --cached 18)
