@@ -322,7 +322,6 @@ static int index_phase(struct runner *r, int combo, double *ms, uint64_t *evicte
 	PGconn *c = server_connect(&r->srv, NULL, err, errlen);
 	char *sql = bitmap_explain_sql("replay/index_phase.sql", query_of(r)->q.text);
 	PGresult *res = NULL;
-	uint64_t t0 = 0;
 	int rc = !c ? -EIO : !sql ? -ENOMEM : bitmap_session(r, c, combo, err, errlen);
 
 	if (rc == 0)
@@ -330,7 +329,8 @@ static int index_phase(struct runner *r, int combo, double *ms, uint64_t *evicte
 	if (rc == 0)
 		rc = pgutil_exec_file(c, "sweep/force_bitmap.sql", err, errlen);
 	if (rc == 0) {
-		t0 = clock_now_ns();
+		uint64_t t0 = clock_now_ns();
+
 		res = pgutil_query(c, sql, 0, NULL, err, errlen);
 		*ms = (double)(clock_now_ns() - t0) / 1e6;
 		rc = res ? 0 : -EIO;
@@ -452,9 +452,9 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 		json_object_set_new(rec, "in_force", in_force);
 		json_object_set_new(rec, "replay", result_json(&c, &x));
 		json_object_set_new(json_object_get(rec, "replay"), "index_phase",
-			json_pack("{s:s, s:f, s:I}", "how", r->cfg.warm ?
-				  "the query's first row, done by the server before the replay's reads (no prefetching, the other scans off); warm: the heap left cached" :
-				  "the query's first row, done by the server before the replay's reads (no prefetching, the other scans off); the heap's files then advised out of the page cache",
+			json_pack("{s:o, s:f, s:I}", "how",
+				  json_sprintf("the query's first row, done by the server before the replay's reads (no prefetching, the other scans off); %s",
+					       r->cfg.warm ? "warm: the heap left cached" : "the heap's files then advised out of the page cache"),
 				  "ms", index_ms, "heap_evicted_bytes", (json_int_t)evicted));
 		json_object_set_new(rec, "disk", x.have_disk ? record_disk_json(r->disk, &x.disk) : json_null());
 		json_object_set_new(rec, "cpu", have_cpu ? cpu_json(&a, &b) : json_null());
