@@ -3,8 +3,9 @@
  * records of tests/fixtures/sweep/replay (values 0, 4 and 16, three runs of
  * each, worked out by hand): the medians, the error ln(replay / query) with
  * its interval, the request check (the replay at 16 issued a third more
- * requests: not used), and the split of each change against 0 into waiting
- * for reads, CPU and waiting for a core, which adds up to the change.
+ * requests: not used), the error in parts (requests, the device's pace,
+ * its busy share, the rest), and the split of each change against 0 into
+ * waiting for reads, CPU and waiting for a core, which adds up to the change.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,6 +100,52 @@ static void split_adds_up(void **state)
 	report_free(&r);
 }
 
+/* At 4 the records say how busy the device was (util_pct over elapsed_s):
+ * the query's 8900, 8950 and 8850 reads at 80%, 84% and 76% of 200, 210 and
+ * 190 ms read at 55625, 50737 and 61288 a second while busy; the replay's
+ * 8900, 8800 and 9000 at 90%, 90% and 88% of 230, 225 and 220 ms at 42995,
+ * 43457 and 46488. So the error ln(225/200) = +0.118 is the requests' 0,
+ * the pace's -ln(43457/55625) = +0.247 (the device slower in the replay),
+ * the busy share's -ln(0.90/0.80) = -0.118, and a rest of -0.011. At 0 the
+ * records carry no busy figures: no parts. */
+static void error_in_parts(void **state)
+{
+	struct report r;
+	struct prediction p;
+	const struct prediction_value *v;
+	const struct prediction_error_parts *e;
+	char err[1024];
+	double qpace = 8900 / (0.80 * 0.20), rpace = 8800 / (0.90 * 0.225);
+	(void)state;
+
+	assert_int_equal(report_load(F, &r, err, sizeof(err)), 0);
+	assert_int_equal(prediction_build(&r, 0, &p), 0);
+	v = value(&p, "4");
+	e = &v->parts;
+	assert_float_equal(v->trial_pace, qpace, 1e-6);
+	assert_float_equal(v->trial_pace_lo, 8950 / (0.84 * 0.21), 1e-6);
+	assert_float_equal(v->trial_pace_hi, 8850 / (0.76 * 0.19), 1e-6);
+	assert_float_equal(v->replay_pace, rpace, 1e-6);
+	assert_float_equal(v->trial_busy, 0.80, 1e-9);
+	assert_float_equal(v->replay_busy, 0.90, 1e-9);
+	assert_float_equal(e->requests, 0, 1e-9);
+	assert_true(fabs(e->pace + log(rpace / qpace)) < 1e-12);	/* cmocka compares floats */
+	assert_float_equal(e->pace, 0.2469, 1e-4);
+	assert_true(fabs(e->busy + log(0.90 / 0.80)) < 1e-12);
+	assert_float_equal(e->rest, -0.01130, 1e-5);
+	assert_true(fabs(e->requests + e->pace + e->busy + e->rest - log(225.0 / 200)) < 1e-12);
+	/* on the CPU: the backend 118, 120, 125 ms (59, 60, 62.5 in the kernel),
+	 * the replay 210, 190, 200 (110, 100, 120) */
+	assert_float_equal(v->trial_cpu_ms, 120, 1e-6);
+	assert_float_equal(v->trial_sys_ms, 60, 1e-6);
+	assert_float_equal(v->replay_cpu_ms, 200, 1e-6);
+	assert_float_equal(v->replay_sys_ms, 110, 1e-6);
+	v = value(&p, "0");
+	assert_true(isnan(v->parts.pace) && isnan(v->parts.rest) && isnan(v->trial_pace));
+	assert_true(isnan(v->replay_cpu_ms));
+	report_free(&r);
+}
+
 static void without_replays(void **state)
 {
 	struct report r;
@@ -117,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(medians_and_errors),
 		cmocka_unit_test(split_adds_up),
+		cmocka_unit_test(error_in_parts),
 		cmocka_unit_test(without_replays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

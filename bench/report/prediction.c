@@ -1,6 +1,6 @@
 /*
- * prediction: the replay against the query per value, the request check and
- * the additive split; see prediction.h.
+ * prediction: the replay against the query per value, the request check,
+ * the error in parts and the additive split; see prediction.h.
  */
 #include "bench/report/prediction.h"
 
@@ -86,16 +86,19 @@ static double median(const struct column *c)
 }
 
 struct cols {
-	struct column heap, trial_reqs, trial_kib, trial_qd;
-	struct column replay, replay_wait, replay_reqs, replay_kib, replay_qd;
+	struct column heap, trial_reqs, trial_kib, trial_qd, trial_pace, trial_busy, trial_cpu, trial_sys;
+	struct column replay, replay_wait, replay_reqs, replay_kib, replay_qd, replay_pace, replay_busy,
+		      replay_cpu, replay_sys;
 	struct prediction_split *splits;
 	size_t nsplits;
 };
 
 static int cols_alloc(struct cols *c, size_t n)
 {
-	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->replay,
-				 &c->replay_wait, &c->replay_reqs, &c->replay_kib, &c->replay_qd };
+	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->trial_pace,
+				 &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
+				 &c->replay_reqs, &c->replay_kib, &c->replay_qd, &c->replay_pace, &c->replay_busy,
+				 &c->replay_cpu, &c->replay_sys };
 
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
@@ -107,12 +110,26 @@ static int cols_alloc(struct cols *c, size_t n)
 
 static void cols_free(struct cols *c)
 {
-	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->replay,
-				 &c->replay_wait, &c->replay_reqs, &c->replay_kib, &c->replay_qd };
+	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->trial_pace,
+				 &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
+				 &c->replay_reqs, &c->replay_kib, &c->replay_qd, &c->replay_pace, &c->replay_busy,
+				 &c->replay_cpu, &c->replay_sys };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		free(all[i]->v);
 	free(c->splits);
+}
+
+/* DISK's share of its time busy, and its reads a second while busy. */
+static void device(const json_t *disk, struct column *pace, struct column *busy)
+{
+	double reads = report_num_at(disk, "reads"), util = report_num_at(disk, "util_pct") / 100,
+	       secs = report_num_at(disk, "elapsed_s");
+
+	if (!(reads > 0) || !(util > 0) || !(secs > 0))
+		return;
+	add(pace, reads / (util * secs));
+	add(busy, util);
 }
 
 static void gather(const struct report *r, size_t g, struct cols *c, const char **model)
@@ -127,6 +144,10 @@ static void gather(const struct report *r, size_t g, struct cols *c, const char 
 		add(&c->trial_reqs, report_num_at(t, "phases.heap.disk.reads"));
 		add(&c->trial_kib, report_num_at(t, "phases.heap.disk.avg_read_kib"));
 		add(&c->trial_qd, report_num_at(t, "phases.heap.disk.avg_queue_depth"));
+		device(json_object_get(json_object_get(json_object_get(t, "phases"), "heap"), "disk"),
+		       &c->trial_pace, &c->trial_busy);
+		add(&c->trial_cpu, report_num_at(t, "phases.heap.backend.oncpu_s") * 1e3);
+		add(&c->trial_sys, report_num_at(t, "phases.heap.backend.system_s") * 1e3);
 		split_of(t, &c->splits[c->nsplits++]);
 	}
 	json_array_foreach(r->companions, i, t) {
@@ -139,9 +160,27 @@ static void gather(const struct report *r, size_t g, struct cols *c, const char 
 		add(&c->replay_reqs, report_num_at(t, "disk.reads"));
 		add(&c->replay_kib, report_num_at(t, "disk.avg_read_kib"));
 		add(&c->replay_qd, report_num_at(t, "disk.avg_queue_depth"));
+		device(json_object_get(t, "disk"), &c->replay_pace, &c->replay_busy);
+		add(&c->replay_cpu, report_num_at(t, "replay.cpu.oncpu_ms"));
+		add(&c->replay_sys, report_num_at(t, "replay.cpu.system_ms"));
 		if (!*model)
 			*model = report_str_at(t, "replay", "model");
 	}
+}
+
+/* The error's parts from the medians; the rest is what they leave. */
+static void error_parts(struct prediction_value *v)
+{
+	struct prediction_error_parts *e = &v->parts;
+
+	*e = (struct prediction_error_parts){ NAN, NAN, NAN, NAN };
+	if (!isfinite(v->error) || !(v->trial_reqs > 0) || !(v->replay_reqs > 0) ||
+	    !(v->trial_pace > 0) || !(v->replay_pace > 0) || !(v->trial_busy > 0) || !(v->replay_busy > 0))
+		return;
+	e->requests = log(v->replay_reqs / v->trial_reqs);
+	e->pace = -log(v->replay_pace / v->trial_pace);
+	e->busy = -log(v->replay_busy / v->trial_busy);
+	e->rest = v->error - e->requests - e->pace - e->busy;
 }
 
 static void judge(struct prediction_value *v, const struct cols *c)
@@ -160,6 +199,16 @@ static void judge(struct prediction_value *v, const struct cols *c)
 	v->replay_reqs = median(&c->replay_reqs);
 	v->replay_req_kib = median(&c->replay_kib);
 	v->replay_qd = median(&c->replay_qd);
+	v->trial_pace = median(&c->trial_pace);
+	v->trial_pace_lo = stats_min(c->trial_pace.v, c->trial_pace.n);
+	v->trial_pace_hi = stats_max(c->trial_pace.v, c->trial_pace.n);
+	v->trial_busy = median(&c->trial_busy);
+	v->replay_pace = median(&c->replay_pace);
+	v->replay_busy = median(&c->replay_busy);
+	v->trial_cpu_ms = median(&c->trial_cpu);
+	v->trial_sys_ms = median(&c->trial_sys);
+	v->replay_cpu_ms = median(&c->replay_cpu);
+	v->replay_sys_ms = median(&c->replay_sys);
 	v->checked = isfinite(v->trial_reqs) && isfinite(v->replay_reqs) && v->trial_reqs > 0;
 	v->req_diff = v->checked ? v->replay_reqs / v->trial_reqs - 1 : NAN;
 	v->usable = v->checked && fabs(v->req_diff) <= PREDICTION_MAX_REQ_DIFF;
@@ -172,6 +221,7 @@ static void judge(struct prediction_value *v, const struct cols *c)
 		v->error_hi = ci.hi > 0 ? log(ci.hi) : NAN;
 		v->coverage = ci.coverage;
 	}
+	error_parts(v);
 }
 
 int prediction_build(const struct report *r, size_t series, struct prediction *out)

@@ -37,6 +37,16 @@ struct prediction_split {
 	bool   from_schedstat;         /* false: CPU from 10 ms ticks (older records) */
 };
 
+/* The error in parts. A phase's time is its device requests over the
+ * device's pace while busy (reads a second) times the share of the phase it
+ * was busy, so ln(replay / query) is the ln ratio of the requests, less that
+ * of the paces, less that of the busy shares, and a rest: the phase's
+ * timing outside the device's figures and the medians taken apart. Each
+ * NAN when a figure is missing (records before util_pct and elapsed_s). */
+struct prediction_error_parts {
+	double requests, pace, busy, rest;
+};
+
 struct prediction_value {
 	size_t group;                  /* index into report.groups */
 	const char *value;             /* the swept value */
@@ -50,6 +60,15 @@ struct prediction_value {
 	bool   checked;                /* both request counts known */
 	bool   usable;                 /* checked and within PREDICTION_MAX_REQ_DIFF */
 	struct prediction_split split; /* of the median run */
+	/* The device's side (see prediction_error_parts): reads a second while
+	 * it was busy and the share of the phase it was busy, medians; the
+	 * query's pace over its own trials, slowest and fastest. */
+	double trial_pace, replay_pace, trial_pace_lo, trial_pace_hi;
+	double trial_busy, replay_busy;
+	struct prediction_error_parts parts;
+	/* On the CPU, and of that in the kernel, medians: the backend in the
+	 * heap phase and the replay. */
+	double trial_cpu_ms, trial_sys_ms, replay_cpu_ms, replay_sys_ms;
 };
 
 struct prediction {

@@ -1,7 +1,8 @@
 /*
  * prediction_doc: a sweep's replay trials in words (bench/report/prediction.h
  * holds the figures): the prediction beside the observation with its error
- * and the request check, the observed change against 0 split into parts
+ * and the request check, the error in parts that say whose it is (the
+ * device's pace or the replay's), the observed change against 0 split into parts
  * that add up, and sentences made only from those figures (a value whose
  * requests the replay did not reproduce is said to be so and is explained
  * by nothing the replay measured). Used by the sweep's report and by a
@@ -95,6 +96,46 @@ static void split_table(struct doc *d, const struct report *r, const struct pred
 	}
 }
 
+static bool any_parts(const struct prediction *p)
+{
+	for (size_t i = 0; i < p->nvalues; i++)
+		if (isfinite(p->v[i].parts.rest))
+			return true;
+	return false;
+}
+
+static void parts_table(struct doc *d, const struct prediction *p)
+{
+	static const char *const heads[] = { "effective_io_concurrency", "ln(replay/heap)", "requests",
+		"device pace", "busy share", "rest", "query reads/s busy", "range", "replay reads/s busy",
+		"query busy %", "replay busy %" };
+
+	doc_table(d, 11, heads);
+	for (size_t i = 0; i < p->nvalues; i++) {
+		const struct prediction_value *v = &p->v[i];
+		char c[11][48];
+		const char *cells[11];
+
+		snprintf(c[0], 48, "%s", v->value);
+		doc_num(c[1], 48, "%+.2f", v->error);
+		doc_num(c[2], 48, "%+.2f", v->parts.requests);
+		doc_num(c[3], 48, "%+.2f", v->parts.pace);
+		doc_num(c[4], 48, "%+.2f", v->parts.busy);
+		doc_num(c[5], 48, "%+.2f", v->parts.rest);
+		doc_num(c[6], 48, "%.0f", v->trial_pace);
+		if (isfinite(v->trial_pace_lo))
+			snprintf(c[7], 48, "%.0f-%.0f", v->trial_pace_lo, v->trial_pace_hi);
+		else
+			snprintf(c[7], 48, "-");
+		doc_num(c[8], 48, "%.0f", v->replay_pace);
+		doc_num(c[9], 48, "%.0f", v->trial_busy * 100);
+		doc_num(c[10], 48, "%.0f", v->replay_busy * 100);
+		for (int k = 0; k < 11; k++)
+			cells[k] = c[k];
+		doc_row(d, cells);
+	}
+}
+
 /* ---- the sentences ---- */
 
 /* The sequential point whose device requests are nearest KIB in size, or NULL. */
@@ -166,6 +207,59 @@ static void unchecked(FILE *f, const struct prediction *p)
 			PREDICTION_MAX_REQ_DIFF * 100, n > 1 ? "those values" : "that value");
 }
 
+/* Both on the CPU nearly all the time: each kept the depth its CPU
+ * allowed, so the CPU time per read, and the kernel's part of it, says
+ * why the depths differ. */
+static void cpu_paced(FILE *f, const struct prediction_value *v)
+{
+	char a[32], b[32], c[32], g[32];
+
+	if (!(v->trial_cpu_ms > 0) || !(v->replay_cpu_ms > 0) || !(v->heap_ms > 0) || !(v->replay_ms > 0) ||
+	    !isfinite(v->trial_sys_ms) || !isfinite(v->replay_sys_ms))
+		return;
+	fprintf(f, " The replay was on the CPU %.0f%% of its time, %s (%s of it in the kernel), the backend %.0f%% of its heap phase, %s (%s)",
+		100 * v->replay_cpu_ms / v->replay_ms, report_fmt_ms(a, sizeof(a), v->replay_cpu_ms),
+		report_fmt_ms(b, sizeof(b), v->replay_sys_ms), 100 * v->trial_cpu_ms / v->heap_ms,
+		report_fmt_ms(c, sizeof(c), v->trial_cpu_ms), report_fmt_ms(g, sizeof(g), v->trial_sys_ms));
+	if (v->replay_cpu_ms >= 0.9 * v->replay_ms && v->trial_cpu_ms >= 0.9 * v->heap_ms)
+		fprintf(f, ": both bound by the CPU, so each kept the depth its CPU allowed, and the replay's %s %s in the kernel is where it differs.",
+			report_fmt_ms(a, sizeof(a), fabs(v->replay_sys_ms - v->trial_sys_ms)),
+			v->replay_sys_ms >= v->trial_sys_ms ? "more" : "less");
+	else
+		fprintf(f, ".");
+}
+
+/* Where value V's error comes from, by its parts, and whose it is: the
+ * device's (its pace at the query's depth), the replay's (another depth,
+ * another share of the time idle) or not known (the rest). */
+static void error_named(FILE *f, const struct prediction_value *v)
+{
+	const struct prediction_error_parts *e = &v->parts;
+	double big = fmax(fmax(fabs(e->requests), fabs(e->pace)), fmax(fabs(e->busy), fabs(e->rest)));
+
+	if (!isfinite(e->rest))
+		return;
+	fprintf(f, " In parts (ln): the requests %+.2f, the device's pace while busy %+.2f (%.0f reads a second in the replay against %.0f in the query, whose own trials ranged %.0f-%.0f), the share of the time the device was busy %+.2f (%.0f%% of the replay against %.0f%% of the heap phase), the rest %+.2f.",
+		e->requests, e->pace, v->replay_pace, v->trial_pace, v->trial_pace_lo, v->trial_pace_hi,
+		e->busy, v->replay_busy * 100, v->trial_busy * 100, e->rest);
+	if (big == fabs(e->pace) && v->trial_qd > 0 &&
+	    fabs(v->replay_qd / v->trial_qd - 1) <= PREDICTION_MAX_REQ_DIFF) {
+		fprintf(f, " Most of it is the pace, at the query's depth (%.2f reads in flight against %.2f): the device answered the same reads %s in the replay's trials than in the query's (%s the spread of the query's own trials), so the difference is in the device's answer, not in what the replay asked of it.",
+			v->replay_qd, v->trial_qd, e->pace < 0 ? "faster" : "slower",
+			v->replay_pace >= v->trial_pace_lo && v->replay_pace <= v->trial_pace_hi ?
+			"within" : "beyond");
+	} else if (big == fabs(e->pace)) {
+		fprintf(f, " Most of it is the pace, with %.2f reads in flight against the query's %.2f: the replay kept the device at another depth, and its pace followed.",
+			v->replay_qd, v->trial_qd);
+		cpu_paced(f, v);
+	} else if (big == fabs(e->busy)) {
+		fprintf(f, " Most of it is the busy share: the device sat idle for %s of the replay than of the query's phase, so the scan's own pace between reads (its work per page, its advice) is where the replay differs.",
+			e->busy < 0 ? "less" : "more");
+	} else if (big == fabs(e->rest)) {
+		fprintf(f, " Most of it is the rest, which the device's figures do not explain.");
+	}
+}
+
 /* Values where the replay reproduced the reads but not the time, by how much. */
 static void off_in_size(FILE *f, const struct prediction *p)
 {
@@ -180,6 +274,7 @@ static void off_in_size(FILE *f, const struct prediction *p)
 			v->value, v->replay_reqs, v->trial_reqs, exp(v->error), v->error, v->error_lo, v->error_hi,
 			report_fmt_ms(a, sizeof(a), fabs(v->heap_ms - v->replay_ms)),
 			v->error < 0 ? "went" : "were saved", v->error < 0 ? "did not spend" : "spent more");
+		error_named(f, v);
 	}
 }
 
@@ -249,6 +344,10 @@ static void series_section(struct doc *d, const struct report *r, size_t s, cons
 	prediction_table(d, p);
 	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
 		 PREDICTION_MAX_REQ_DIFF * 100);
+	if (any_parts(p)) {
+		parts_table(d, p);
+		doc_para(d, "The error in parts that add up to it (ln): a phase takes its device requests over the device's pace while busy (reads a second) times the share of the phase the device was busy, so the error is the requests' ln ratio, less the paces', less the busy shares', and the rest (the phase's time outside the device's figures, and the medians taken apart); the pace of the query's own trials from slowest to fastest beside it. At the same requests and depth, a pace apart is the device's change between trials, not the replay's.");
+	}
 	if (p->zero != REPORT_NONE) {
 		split_table(d, r, p);
 		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
@@ -295,7 +394,7 @@ json_t *prediction_json(const struct report *r)
 			struct prediction_split ch;
 
 			prediction_change(&p, i, &ch);
-			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
+			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 				"series", r->nseries > 1 ? report_series_label(r, s, label, sizeof(label)) : NULL,
 				"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
 				"error", jnum(v->error), "error_lo", jnum(v->error_lo),
@@ -303,7 +402,13 @@ json_t *prediction_json(const struct report *r)
 				"replay_requests", jnum(v->replay_reqs), "requests_diff", jnum(v->req_diff),
 				"requests_same", v->usable, "change_ms", jnum(ch.total_ms),
 				"change_wait_ms", jnum(ch.wait_ms), "change_cpu_ms", jnum(ch.cpu_ms),
-				"change_runqueue_ms", jnum(ch.runqueue_ms)));
+				"change_runqueue_ms", jnum(ch.runqueue_ms),
+				"error_parts", "requests", jnum(v->parts.requests), "pace", jnum(v->parts.pace),
+				"busy", jnum(v->parts.busy), "rest", jnum(v->parts.rest),
+				"query_reads_per_s_busy", jnum(v->trial_pace), "replay_reads_per_s_busy", jnum(v->replay_pace),
+				"query_busy", jnum(v->trial_busy), "replay_busy", jnum(v->replay_busy),
+				"query_cpu_ms", jnum(v->trial_cpu_ms), "query_system_ms", jnum(v->trial_sys_ms),
+				"replay_cpu_ms", jnum(v->replay_cpu_ms), "replay_system_ms", jnum(v->replay_sys_ms)));
 		}
 	}
 	return rows;

@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 36
+plan 38
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -30,6 +30,8 @@ checks() {
 		"$(jq -r '[.replay[] | select(.requests_diff != null) | ((.replay_requests / .query_requests - 1) - .requests_diff | fabs < 1e-9)] | unique | tostring' "$1/report.json")" "[true]"
 	same "$2: every change against 0 is the sum of its parts" \
 		"$(jq -r '[.replay[] | select(.change_ms != null and .change_wait_ms != null) | ((.change_wait_ms + .change_cpu_ms + .change_runqueue_ms) - .change_ms | fabs < 1e-6)] | unique | tostring' "$1/report.json")" "[true]"
+	same "$2: the error's parts (requests, the device's pace and busy share, the rest) are known and add up to it" \
+		"$(jq -r '[.replay[] | select(.error_parts.rest != null) | ((.error_parts.requests + .error_parts.pace + .error_parts.busy + .error_parts.rest) - .error | fabs < 1e-9) and ((.error_parts.pace + ((.replay_reads_per_s_busy / .query_reads_per_s_busy) | log)) | fabs < 1e-9)] | if length > 0 then unique else ["none known"] end | tostring' "$1/report.json")" "[true]"
 }
 
 # ---- 15 (the system's PostgreSQL) ----
