@@ -178,6 +178,32 @@ static void pg18(void **state)
 	assert_non_null(strstr(err, "short read of page 41 (block 97)"));
 }
 
+/* The pool's first blocks written before the clock, as the index phase
+ * left the server's buffers: the reads then land in memory already there
+ * and fault no fresh pages in; untouched, each of the 120 blocks read
+ * faults its two 4 KiB pages in. */
+static void pool_touched(void **state)
+{
+	struct fx *f = *state;
+	struct replay_result fresh, used;
+	struct replay_config c = config(f, REPLAY_PG13_17, REPLAY_SYNC, 4);
+	char err[256];
+
+	assert_int_equal(c.pool_blocks, 300);
+	assert_int_equal(replay_run(&c, &fresh, err, sizeof(err)), 0);
+	c.pool_touched = 300;
+	assert_int_equal(replay_run(&c, &used, err, sizeof(err)), 0);
+	assert_true(fresh.minor_faults >= used.minor_faults + NPAGES * BS / 4096 * 3 / 4);
+	same_walk(f, &used);
+	c.pool_touched = 1000;	/* more than the pool: all of it, the reads from its start */
+	assert_int_equal(replay_run(&c, &used, err, sizeof(err)), 0);
+	assert_true(fresh.minor_faults >= used.minor_faults + NPAGES * BS / 4096 * 3 / 4);
+	c.pool_touched = 250;	/* the reads start at block 250 and wrap onto touched ones */
+	assert_int_equal(replay_run(&c, &used, err, sizeof(err)), 0);
+	assert_int_equal(used.reads, NPAGES);
+	same_walk(f, &used);
+}
+
 static void refused(void **state)
 {
 	struct fx *f = *state;
@@ -218,6 +244,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pg17),
 		cmocka_unit_test(pg18),
+		cmocka_unit_test(pool_touched),
 		cmocka_unit_test(refused),
 		cmocka_unit_test(names),
 	};

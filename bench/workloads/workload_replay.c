@@ -167,13 +167,15 @@ static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
 	}
 	w->exact_pages = f.bitmap.exact_heap_blocks > 0 ? f.bitmap.exact_heap_blocks : 0;
 	w->lossy_pages = f.bitmap.lossy_heap_blocks > 0 ? f.bitmap.lossy_heap_blocks : 0;
+	w->index_blocks = f.bitmap.index_phase.shared_hit_blocks + f.bitmap.index_phase.shared_read_blocks;
 	pages = (double)(w->exact_pages + w->lossy_pages);
 	outside = h->total_ms - h->io_read_ms;
 	w->work_ns_per_page = pages > 0 && outside > 0 ? outside * 1e6 / pages : 0;
-	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:O?}",
+	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:O?}",
 		"how", "the second of two warm EXPLAIN ANALYZE runs at effective_io_concurrency 0, in a session set as the trials': heap phase less its I/O read time, over its heap blocks",
 		"heap_ms", h->total_ms, "heap_read_ms", h->io_read_ms, "execution_ms", f.execution_ms,
 		"shared_read_blocks", (json_int_t)h->shared_read_blocks,
+		"index_blocks", (json_int_t)w->index_blocks,
 		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages,
 		"settings", f.settings);
 	explain_free(&f);
@@ -189,6 +191,7 @@ static void take_resumed(struct replay_wcfg *w)
 	w->exact_pages = json_integer_value(json_object_get(p, "exact_pages"));
 	w->lossy_pages = json_integer_value(json_object_get(p, "lossy_pages"));
 	w->calibration = json_incref(json_object_get(p, "calibration"));
+	w->index_blocks = json_integer_value(json_object_get(w->calibration, "index_blocks"));
 }
 
 static int open_files(struct replay_wcfg *w, char *err, size_t errlen)
@@ -366,6 +369,10 @@ static int config_for(const struct runner *r, const struct in_force *s, struct r
 		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
 		.verify_blocks = !strcmp(s->checksums, "on"),
 		.pool_blocks = s->shared_buffers,
+		/* a warm server's buffers are all in use; a cold one's as many as
+		 * the index phase just read into them */
+		.pool_touched = r->cfg.warm ? s->shared_buffers :
+				(unsigned)(w->index_blocks < s->shared_buffers ? w->index_blocks : s->shared_buffers),
 	};
 	if (s->version < 130000) {
 		snprintf(err, errlen, "the replay models PostgreSQL 13 and later; this server is %d", s->version);
@@ -382,13 +389,14 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 {
 	const struct readstream_stats *st = &x->stream;
 
-	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
-			 " s:{s:I, s:I}, s:o, s:{s:f, s:f, s:o, s:o}, s:o}",
+	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
+			 " s:{s:I, s:I}, s:o, s:{s:f, s:f, s:I, s:o, s:o}, s:o}",
 		"model", replay_model_name(c->model),
 		"method", c->model == REPLAY_PG18 ? replay_method_name(c->method) : NULL,
 		"eic", (int)c->eic, "combine_limit", (int)c->combine_limit, "pin_limit", (int)c->pin_limit,
 		"io_workers", (int)c->io_workers, "work_ns_per_page", (double)c->work_ns_per_page,
 		"verify_blocks", c->verify_blocks && c->model == REPLAY_PG18, "pool_blocks", (int)c->pool_blocks,
+		"pool_touched_blocks", (int)c->pool_touched,
 		"pages", (json_int_t)c->npages,
 		"elapsed_ms", x->elapsed_ms, "wait_ms", x->wait_ms, "advise_ms", x->advise_ms,
 		"work_ms", x->work_ms, "reads", (json_int_t)x->reads, "read_blocks", (json_int_t)x->read_blocks,
@@ -400,7 +408,7 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 				    "advices", (json_int_t)st->advices, "max_distance", (int)st->max_distance,
 				    "max_ios_in_flight", (int)st->max_ios_in_flight,
 				    "max_pinned", (int)st->max_pinned) : json_null(),
-		"cpu", "user_ms", x->user_ms, "system_ms", x->system_ms,
+		"cpu", "user_ms", x->user_ms, "system_ms", x->system_ms, "minor_faults", (json_int_t)x->minor_faults,
 		"oncpu_ms", x->have_schedstat ? json_real(x->oncpu_ms) : json_null(),
 		"runqueue_ms", x->have_schedstat ? json_real(x->runqueue_ms) : json_null(),
 		"workers_cpu_ms", c->model == REPLAY_PG18 && c->method == REPLAY_WORKER && c->eic ?

@@ -45,6 +45,7 @@ struct replay_wcfg {
 	struct blockmap    map;
 	bool               have_map;
 	int64_t            exact_pages, lossy_pages;   /* the calibration's EXPLAIN */
+	int64_t            index_blocks;               /* its index phase's blocks, hit or read */
 	double             work_ns_per_page;
 	json_t            *calibration;
 	const json_t      *resumed;    /* the plan's "replay" on --resume (borrowed) */

@@ -387,6 +387,10 @@ static int setup(struct replay *r)
 			return snprintf(r->err, r->errlen, "cannot map %u blocks of shared memory: %s",
 					c->pool_blocks, strerror(errno)), -errno;
 		}
+		/* the buffers the index phase used hold its pages already */
+		memset(r->pool, 0, (size_t)(c->pool_touched < c->pool_blocks ? c->pool_touched : c->pool_blocks) *
+				   c->map->block_bytes);
+		r->pool_next = c->pool_touched < c->pool_blocks ? c->pool_touched : 0;
 	}
 	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res || !r->slot_ptr || !r->page_at)
 		return snprintf(r->err, r->errlen, "out of memory for %u reads", r->nslots), -ENOMEM;
@@ -457,6 +461,7 @@ static void measure(const struct snap *a, const struct snap *b, struct replay_re
 	res->elapsed_ms = (double)(b->t_ns - a->t_ns) / 1e6;
 	res->user_ms = tv_ms(a->ru.ru_utime, b->ru.ru_utime);
 	res->system_ms = tv_ms(a->ru.ru_stime, b->ru.ru_stime);
+	res->minor_faults = (uint64_t)(b->ru.ru_minflt - a->ru.ru_minflt);
 	res->have_schedstat = a->have_sched && b->have_sched;
 	if (res->have_schedstat) {
 		res->oncpu_ms = (double)(b->sched.oncpu_ns - a->sched.oncpu_ns) / 1e6;

@@ -60,6 +60,9 @@ struct replay_config {
 	unsigned                 pool_blocks;  /* shared_buffers in blocks: reads go into fresh
 						  shared memory of that size, block after block, as
 						  into a restarted server's buffers; 0 = one buffer */
+	unsigned                 pool_touched; /* of those, the first blocks written before the
+						  clock starts, as the query's index phase used the
+						  server's buffers; the reads start after them */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
 	const char              *disk_file;    /* a published device's diskstats (an emulated
 						  device's), NULL or "" = /proc/diskstats */
@@ -75,6 +78,7 @@ struct replay_result {
 	uint64_t advices;
 	struct readstream_stats stream;        /* 18 */
 	double   user_ms, system_ms;           /* the scanning thread's CPU */
+	uint64_t minor_faults;                 /* and its page faults (fresh pool memory among them) */
 	double   oncpu_ms, runqueue_ms;        /* its schedstat: on a CPU, waiting for one */
 	bool     have_schedstat;
 	double   workers_cpu_ms;               /* the worker threads' CPU (worker) */

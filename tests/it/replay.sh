@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 38
+plan 41
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -55,6 +55,11 @@ same "15: every replay trial did the query's index phase first, on the server" \
 same "15: and then advised the whole heap out of the page cache" \
 	"$(jq -r 'select(.workload == "replay") | .replay.index_phase.heap_evicted_bytes' "$R" | sort -u)" \
 	"$(sql "$T/pg15" $P "select pg_relation_size('test')")"
+same "15: the calibration's index blocks are the query's index phase's" \
+	"$(jq -r '.plan.replay.calibration.index_blocks' "$T/s15/meta.json")" \
+	"$(jq -r 'select(.workload == null) | .explain.bitmap.index_phase | .shared_hit_blocks + .shared_read_blocks' "$R" | sort -u)"
+same "15: cold, the replay's pool holds the index phase's blocks first (as many as fit)" \
+	"$(jq -r --argjson n "$(jq .plan.replay.calibration.index_blocks "$T/s15/meta.json")" 'select(.workload == "replay") | .replay | .pool_touched_blocks == ([$n, .pool_blocks] | min) and .pool_touched_blocks > 0' "$R" | sort -u)" true
 same "15: the calibration's pages are EXPLAIN's" \
 	"$(jq -r '.plan.replay | (.exact_pages + .lossy_pages == .pages)' "$T/s15/meta.json")" true
 # the calibration's own session, set as the trials' (the page lookup's
@@ -71,6 +76,8 @@ ok "15: a warm sweep with replay trials" "$EB" sweep --datadir "$T/pg15" --query
 	--warm --replay --no-cache-check --out "$T/w15"
 same "15: warm, the replay leaves the heap cached as its query finds it" \
 	"$(jq -r 'select(.workload == "replay") | .replay.index_phase.heap_evicted_bytes' "$T/w15/trials.jsonl" | sort -u)" 0
+same "15: warm, the replay's pool is in use throughout, as a warm server's buffers are" \
+	"$(jq -r 'select(.workload == "replay") | .replay | .pool_touched_blocks == .pool_blocks' "$T/w15/trials.jsonl" | sort -u)" true
 
 # ---- 18 under each io_method ----
 bindir=$(scripts/build-pg.sh --cached 18)
