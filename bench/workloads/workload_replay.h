@@ -4,9 +4,10 @@
  * the same value and round, each after its own cold cycle). Before the
  * first trial it asks the server which heap pages the query visits and how
  * many of its rows each holds (bench/observe/relblocks.h), runs the query
- * twice warm at effective_io_concurrency 0 to learn the backend's work per
- * page outside reads (the second run: heap phase less its I/O read time,
- * over its heap blocks) and the bitmap's exact and lossy page counts, and
+ * warm at effective_io_concurrency 0, once to fill the caches and three
+ * times more, to learn the backend's work per page outside reads (the
+ * median run's heap phase less its I/O read time, over its heap blocks),
+ * the bitmap's exact and lossy page counts and the index phase's blocks, and
  * opens the relation's files. Which pages are lossy is a model: the count is
  * EXPLAIN's, the pages are taken in tidbitmap's lossify order (hash order,
  * approximated by murmurhash32 of the block number, never a chunk's first

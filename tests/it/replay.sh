@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 41
+plan 42
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -55,6 +55,8 @@ same "15: every replay trial did the query's index phase first, on the server" \
 same "15: and then advised the whole heap out of the page cache" \
 	"$(jq -r 'select(.workload == "replay") | .replay.index_phase.heap_evicted_bytes' "$R" | sort -u)" \
 	"$(sql "$T/pg15" $P "select pg_relation_size('test')")"
+same "15: the work per page is the median of three warm runs' (heap less its reads, over its pages)" \
+	"$(jq -r '.plan.replay | (.exact_pages + .lossy_pages) as $n | ([.calibration.runs[] | (.heap_ms - .heap_read_ms) * 1e6 / $n] | sort) as $w | ($w | length) == 3 and ((.work_ns_per_page - $w[1]) | fabs) < 1e-6 * $w[1]' "$T/s15/meta.json")" true
 same "15: the calibration's index blocks are the query's index phase's" \
 	"$(jq -r '.plan.replay.calibration.index_blocks' "$T/s15/meta.json")" \
 	"$(jq -r 'select(.workload == null) | .explain.bitmap.index_phase | .shared_hit_blocks + .shared_read_blocks' "$R" | sort -u)"
