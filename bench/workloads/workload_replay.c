@@ -146,8 +146,8 @@ static int explain_once(struct runner *r, PGconn *c, struct explain_figures *f,
 #define CALIBRATION_RUNS 3            /* measured, after one that warms the caches */
 
 /* Warm at 0, once to fill the caches and then CALIBRATION_RUNS times: the
- * median run's work per page outside reads (one warm run now and then
- * takes a third to a half longer than the others). */
+ * median run's work per page outside reads (warm runs here differ by up
+ * to a quarter within a sweep). */
 static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
 {
 	struct replay_wcfg *w = cfg_of(r);
