@@ -387,10 +387,16 @@ static int setup(struct replay *r)
 			return snprintf(r->err, r->errlen, "cannot map %u blocks of shared memory: %s",
 					c->pool_blocks, strerror(errno)), -errno;
 		}
-		/* the buffers the index phase used hold its pages already */
-		memset(r->pool, 0, (size_t)(c->pool_touched < c->pool_blocks ? c->pool_touched : c->pool_blocks) *
-				   c->map->block_bytes);
-		r->pool_next = c->pool_touched < c->pool_blocks ? c->pool_touched : 0;
+		/* The buffers the index phase used hold its pages already: the
+		 * reads start after them and reach them once round the pool.
+		 * Only those the reads will take are written (NEED bounds the
+		 * blocks they take, skips at the wrap included), so a large
+		 * shared_buffers costs no more than the scan. */
+		uint64_t touched = c->pool_touched < c->pool_blocks ? c->pool_touched : c->pool_blocks,
+			 need = c->npages + (uint64_t)c->combine_limit * (c->npages / c->pool_blocks + 1);
+
+		memset(r->pool, 0, (size_t)(touched < need ? touched : need) * c->map->block_bytes);
+		r->pool_next = touched < c->pool_blocks ? touched : 0;
 	}
 	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res || !r->slot_ptr || !r->page_at)
 		return snprintf(r->err, r->errlen, "out of memory for %u reads", r->nslots), -ENOMEM;

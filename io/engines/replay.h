@@ -60,9 +60,10 @@ struct replay_config {
 	unsigned                 pool_blocks;  /* shared_buffers in blocks: reads go into fresh
 						  shared memory of that size, block after block, as
 						  into a restarted server's buffers; 0 = one buffer */
-	unsigned                 pool_touched; /* of those, the first blocks written before the
+	unsigned                 pool_touched; /* of those, the first blocks in use before the
 						  clock starts, as the query's index phase used the
-						  server's buffers; the reads start after them */
+						  server's buffers (those the reads will reach are
+						  written); the reads start after them */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
 	const char              *disk_file;    /* a published device's diskstats (an emulated
 						  device's), NULL or "" = /proc/diskstats */
