@@ -62,9 +62,12 @@ cpu_ticks() {
 # The timing checks hold on an idle host: the host's steal time, or another
 # job on the CPU, only ever slows the probe, never speeds it. So the curve
 # runs up to three times and the first that meets the model counts; when
-# none does and the host took more than 5% of the CPUs as steal meanwhile,
-# the timing checks are skipped, naming that figure.
+# none does and the host took more than 5% of the CPUs as steal in any of
+# them, the timing checks are skipped, naming the highest figure (a host
+# that busy comes and goes within seconds: once, all three missed with
+# 8.8% and 7.8% stolen in the first two and less in the third).
 attempt=0
+steal_max=0
 while :; do
 	attempt=$((attempt + 1))
 	rm -rf "$T/curve"
@@ -78,6 +81,7 @@ while :; do
 	late1=$(counter "$T/mnt" '"\(.timing.answer_late_mean_us * .timing.answered) \(.timing.answered)"')
 	s1=$(cpu_ticks)
 	steal=$(printf '%s\n%s\n' "$s0" "$s1" | awk 'NR == 1 { s = $1; t = $2 } NR == 2 { if ($2 > t) printf "%.1f", ($1 - s) / ($2 - t) * 100; else print 0 }')
+	steal_max=$(awk -v a="$steal" -v b="$steal_max" 'BEGIN { print (a > b) ? a : b }')
 	: >"$T/timing"
 	for d in 1 2 4 8 16 32; do
 		model=$(( (d < 8 ? d : 8) * 1000 ))
@@ -118,12 +122,12 @@ if [ "$curve_rc" = 0 ]; then
 else
 	flunk "the curve at depths 1 to 32 (O_DIRECT, io_uring)" "$(tail -n 5 "$T/curve.out")"
 fi
-stolen=$(awk -v s="$steal" 'BEGIN { exit !(s > 5) }' && echo yes)
+stolen=$(awk -v s="$steal_max" 'BEGIN { exit !(s > 5) }' && echo yes)
 while read -r verdict desc; do
 	if [ "$verdict" = pass ]; then
 		pass "$desc"
 	elif [ "$stolen" = yes ]; then
-		skip "$desc" "the host took $steal% of the CPUs as steal time during the curve"
+		skip "$desc" "the host took up to $steal_max% of the CPUs as steal time over the curve's $attempt attempts"
 	else
 		flunk "$desc"
 	fi
