@@ -93,15 +93,26 @@ struct cols {
 	size_t nsplits;
 };
 
+#define NCOLUMNS 17
+
+/* C's columns, for allocating and freeing them alike. */
+static void columns(struct cols *c, struct column *all[NCOLUMNS])
+{
+	struct column *list[NCOLUMNS] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd,
+		&c->trial_pace, &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
+		&c->replay_reqs, &c->replay_kib, &c->replay_qd, &c->replay_pace, &c->replay_busy,
+		&c->replay_cpu, &c->replay_sys };
+
+	memcpy(all, list, sizeof(list));
+}
+
 static int cols_alloc(struct cols *c, size_t n)
 {
-	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->trial_pace,
-				 &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
-				 &c->replay_reqs, &c->replay_kib, &c->replay_qd, &c->replay_pace, &c->replay_busy,
-				 &c->replay_cpu, &c->replay_sys };
+	struct column *all[NCOLUMNS];
 
 	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	columns(c, all);
+	for (size_t i = 0; i < NCOLUMNS; i++)
 		if (!(all[i]->v = calloc(n ? n : 1, sizeof(double))))
 			return -ENOMEM;
 	c->splits = calloc(n ? n : 1, sizeof(*c->splits));
@@ -110,12 +121,10 @@ static int cols_alloc(struct cols *c, size_t n)
 
 static void cols_free(struct cols *c)
 {
-	struct column *all[] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd, &c->trial_pace,
-				 &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
-				 &c->replay_reqs, &c->replay_kib, &c->replay_qd, &c->replay_pace, &c->replay_busy,
-				 &c->replay_cpu, &c->replay_sys };
+	struct column *all[NCOLUMNS];
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	columns(c, all);
+	for (size_t i = 0; i < NCOLUMNS; i++)
 		free(all[i]->v);
 	free(c->splits);
 }

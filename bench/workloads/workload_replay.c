@@ -17,7 +17,6 @@
 #include "bench/pg/sqltext.h"
 #include "bench/record/figures.h"
 #include "bench/record/record.h"
-#include "bench/report/stats.h"
 #include "bench/sweep/runner.h"
 #include "bench/workloads/workload_bitmap.h"
 #include "io/cache.h"
@@ -148,18 +147,29 @@ static int explain_once(struct runner *r, PGconn *c, struct explain_figures *f,
 /* Warm at 0, once to fill the caches and then CALIBRATION_RUNS times: the
  * median run's work per page outside reads (warm runs here differ by up
  * to a quarter within a sweep). */
+struct calib_run {
+	double work_ns, heap_ms, read_ms, exec_ms;
+};
+
+static int by_work(const void *a, const void *b)
+{
+	double x = ((const struct calib_run *)a)->work_ns, y = ((const struct calib_run *)b)->work_ns;
+
+	return x < y ? -1 : x > y;
+}
+
 static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
 {
 	struct replay_wcfg *w = cfg_of(r);
 	struct explain_figures f = { 0 };
 	const struct explain_phase *h = &f.bitmap.heap_phase;
 	int rc = bitmap_session(r, c, 0, err, errlen);
-	double work[CALIBRATION_RUNS], heap_ms = 0, read_ms = 0, exec_ms = 0;
-	json_t *runs = json_array();
+	struct calib_run run[CALIBRATION_RUNS], sorted[CALIBRATION_RUNS];
+	json_t *runs;
 
 	if (rc == 0)
 		rc = pgutil_exec_file(c, "replay/no_prefetch.sql", err, errlen);
-	for (int run = 0; rc == 0 && run <= CALIBRATION_RUNS; run++) {
+	for (int k = -1; rc == 0 && k < CALIBRATION_RUNS; k++) {	/* -1: filling the caches */
 		double pages, outside;
 
 		explain_free(&f);
@@ -168,35 +178,31 @@ static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
 			snprintf(err, errlen, "the calibration's EXPLAIN gave no heap phase or no I/O read time (track_io_timing)");
 			rc = -EPROTO;
 		}
-		if (rc < 0 || run == 0)
+		if (rc < 0 || k < 0)
 			continue;
 		w->exact_pages = f.bitmap.exact_heap_blocks > 0 ? f.bitmap.exact_heap_blocks : 0;
 		w->lossy_pages = f.bitmap.lossy_heap_blocks > 0 ? f.bitmap.lossy_heap_blocks : 0;
 		w->index_blocks = f.bitmap.index_phase.shared_hit_blocks + f.bitmap.index_phase.shared_read_blocks;
 		pages = (double)(w->exact_pages + w->lossy_pages);
 		outside = h->total_ms - h->io_read_ms;
-		work[run - 1] = pages > 0 && outside > 0 ? outside * 1e6 / pages : 0;
-		json_array_append_new(runs, json_pack("{s:f, s:f, s:f}", "heap_ms", h->total_ms,
-						      "heap_read_ms", h->io_read_ms, "execution_ms", f.execution_ms));
+		run[k] = (struct calib_run){ pages > 0 && outside > 0 ? outside * 1e6 / pages : 0,
+					     h->total_ms, h->io_read_ms, f.execution_ms };
 	}
 	if (rc < 0) {
 		explain_free(&f);
-		json_decref(runs);
 		return rc;
 	}
-	w->work_ns_per_page = stats_median(work, CALIBRATION_RUNS);	/* odd: one of the runs */
-	for (int k = 0; k < CALIBRATION_RUNS; k++)	/* the median run's own figures */
-		if (work[k] == w->work_ns_per_page) {
-			const json_t *m = json_array_get(runs, (size_t)k);
-
-			heap_ms = json_real_value(json_object_get(m, "heap_ms"));
-			read_ms = json_real_value(json_object_get(m, "heap_read_ms"));
-			exec_ms = json_real_value(json_object_get(m, "execution_ms"));
-			break;
-		}
+	memcpy(sorted, run, sizeof(run));
+	qsort(sorted, CALIBRATION_RUNS, sizeof(sorted[0]), by_work);
+	w->work_ns_per_page = sorted[CALIBRATION_RUNS / 2].work_ns;
+	runs = json_array();
+	for (int k = 0; k < CALIBRATION_RUNS; k++)
+		json_array_append_new(runs, json_pack("{s:f, s:f, s:f}", "heap_ms", run[k].heap_ms,
+						      "heap_read_ms", run[k].read_ms, "execution_ms", run[k].exec_ms));
 	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:o, s:I, s:I, s:I, s:I, s:O?}",
 		"how", "warm EXPLAIN ANALYZE runs at effective_io_concurrency 0, in a session set as the trials': one to fill the caches, then three; the median run's heap phase less its I/O read time, over its heap blocks",
-		"heap_ms", heap_ms, "heap_read_ms", read_ms, "execution_ms", exec_ms, "runs", runs,
+		"heap_ms", sorted[CALIBRATION_RUNS / 2].heap_ms, "heap_read_ms", sorted[CALIBRATION_RUNS / 2].read_ms,
+		"execution_ms", sorted[CALIBRATION_RUNS / 2].exec_ms, "runs", runs,
 		"shared_read_blocks", (json_int_t)h->shared_read_blocks,
 		"index_blocks", (json_int_t)w->index_blocks,
 		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages,
