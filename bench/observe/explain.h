@@ -48,7 +48,9 @@ struct explain_bitmap {
 	struct explain_phase index_phase, heap_phase;
 	double  other_ms;                /* the execution outside both phases: the
 					    executor's start-up and shut-down (relations
-					    opened, the bitmap freed) and any node above */
+					    opened, the bitmap freed), any node above, and
+					    the executor's work between the rows the node
+					    returns (most of it, for many rows) */
 	bool    phases;                  /* both phases known (per-node timing,
 					    one loop: not under parallel workers) */
 };

@@ -1,6 +1,6 @@
 # The cold sweep on a real throwaway cluster: records, plan check, resume, bad input.
 . tests/it/lib.sh
-plan 104
+plan 105
 D=$T/pg
 P=54394
 cluster pg $P
@@ -188,3 +188,8 @@ same "the rest is small: under a tenth of the execution" \
 	"$(jq -r "$BHS"' bhs as $n | (.plan[0]."Execution Time" - $n."Actual Total Time") / .plan[0]."Execution Time" | . >= 0 and . < 0.1' "$T/s8/trials.jsonl" | sort -u)" true
 same "the samples were split by phase" "$(jq -r '.phases.split' "$T/s8/trials.jsonl" | sort -u)" true
 same "heap-phase device figures recorded" "$(jq -r '(.phases.heap.disk.reads > 0) and (.phases.heap.backend.cpu_share > 0) and (.phases.index.disk.reads > 0)' "$T/s8/trials.jsonl" | sort -u)" true
+# Every page is read cold in the heap phase: its window holds the device's
+# reads of them (within the samples' interpolation), which it does only when
+# the executor's work between the rows (200k of them) is counted in it.
+same "the heap phase's window holds its blocks' reads (95-105% of their bytes)" \
+	"$(jq -r '(.phases.heap.disk.read_bytes / (.explain.bitmap.heap_phase.shared_read_blocks * 8192)) | . >= 0.95 and . <= 1.05' "$T/s8/trials.jsonl" | sort -u)" true
