@@ -47,7 +47,7 @@ rule() {
 		return
 	fi
 	jq -r '.margin as $m | (.queries | length) as $nq | .regret[] | select((.queries | length) == $nq and ([.queries[] | .runs > 0] | all)) |
-		[.value, ([.queries[].regret] + [1] | max), ([.queries[].lo] + [1] | max), ([.queries[].hi] + [1] | max), $m] | @tsv' "$1" |
+		[.value, ([.queries[].regret] + [1] | max), ([.queries[].lo] + [1] | max), ([.queries[] | .hi // 1e300] + [1] | max), $m] | @tsv' "$1" |
 		sort -n | awk '
 		{ v[NR] = $1; w[NR] = $2; lo[NR] = $3; hi[NR] = $4; lim = 1 + $5
 		  if (hi[NR] <= lim && good == "") good = $1; if (lo[NR] <= lim) allbad = 0
