@@ -20,3 +20,4 @@ unit: tests/pgstats-watch
 -include tests/pgstats_watch.d
 test_replay_DEPS = tests/fixture.o
 test_sysstat_DEPS = tests/fixture.o
+test_pagereport_DEPS = tests/fixture.o

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *fixture_dir(void)
@@ -83,4 +84,26 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 void fixture_remove(const char *dir)
 {
 	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int fixture_put(const char *root, const char *rel, const char *text)
+{
+	char path[8192];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
 }

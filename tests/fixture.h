@@ -17,6 +17,9 @@ int fixture_write_blocks(const char *path, uint64_t first, uint64_t nblocks,
 			 uint32_t block_bytes, uint32_t extra);
 /* probe_verify_fn: 0 when BUF holds block BLOCK's pattern. */
 int fixture_check_block(const void *buf, uint64_t block, uint32_t bytes, void *arg);
+/* ROOT/REL (its folders made under ROOT) holding TEXT: a /sys or /proc
+ * laid out as the kernel's. 0 or -errno. */
+int fixture_put(const char *root, const char *rel, const char *text);
 /* Remove DIR and everything under it (links removed, never followed). */
 void fixture_remove(const char *dir);
 

@@ -20,6 +20,8 @@
 #include "io/sysstat.h"
 #include "tests/fixture.h"
 
+#define put(root, rel, text) assert_int_equal(fixture_put(root, rel, text), 0)
+
 static const char diskstats_a[] =
 	"   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
 	"   7       1 loop1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -174,24 +176,6 @@ static void test_fstype(void **state)
 	assert_string_equal(t, "unknown");
 	sysstat_fstype_parse("", 8, 1, t, sizeof(t));
 	assert_string_equal(t, "unknown");
-}
-
-/* ROOT/REL (its folders made), holding TEXT. */
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 /* A sysfs tree as this VM's: a console, then a balloon offering reporting

@@ -139,8 +139,9 @@ static void noisy(void **state)
 	verdict_free(&v);
 }
 
-/* A host that takes free memory back is a caveat; the records without
- * the field (an older run, another machine) have none. */
+/* A host that takes free memory back is a caveat unless reporting was
+ * paused for the trials; the records without the field (an older run,
+ * another machine) have none. */
 static void page_reporting(void **state)
 {
 	const char *said = "This machine's host takes its free memory back (a virtio balloon with free page reporting)";
@@ -162,8 +163,25 @@ static void page_reporting(void **state)
 		}
 	text = text_of(&v);
 	expect(text, said);
+	expect(text, "not paused for the trials (a run made before the pause existed)");
 	expect(text, "The cold figures include it at every value");
 	free(text);
+	/* paused for the trials: no caveat; kept on, or not pausable: one, saying why */
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < v.nq; i++)
+			if (v.q[i].have_rep)
+				json_object_set_new(json_object_get(json_object_get(v.q[i].rep.meta, "host"), "free_page_reporting"), "pause",
+						    k == 0 ? json_pack("{s:b, s:i}", "paused", 1, "order", 11) :
+						    k == 1 ? json_pack("{s:b}", "kept", 1) :
+						    json_pack("{s:b, s:s}", "paused", 0, "why", "the kernel refuses page_reporting_order 11 (Invalid argument)"));
+		text = text_of(&v);
+		if (k == 0)
+			assert_null(strstr(text, said));
+		else
+			expect(text, k == 1 ? "not paused for the trials (--keep-page-reporting)" :
+				     "not paused for the trials (the kernel refuses page_reporting_order 11 (Invalid argument))");
+		free(text);
+	}
 	verdict_free(&v);
 }
 

@@ -31,6 +31,7 @@ struct run_opts {
 	double budget_s;
 	long long margin_pct;
 	bool quick, no_probe, json;
+	bool keep_page_reporting;     /* a choice for this machine, not the plan's: allowed on --resume */
 };
 
 struct run;

@@ -137,6 +137,7 @@ static void sweep_cfg(const struct run *r, const struct step *st, struct runner 
 		.runs = (int)r->o.runs, .max_runs = (int)r->o.max_runs, .budget_s = r->o.budget_s,
 		/* racing, decided with the run's other queries, round by round */
 		.race = true, .prime = true, .margin = (double)r->o.margin_pct / 100,
+		.keep_page_reporting = r->o.keep_page_reporting,
 		.peers = (const char *const *)st->peers, .npeers = st->npeers,
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
 		.plan_given = !st->resume,

@@ -29,7 +29,7 @@ struct sweep_opts {
 	const char *resume;
 	long long order_seed;
 	bool warm, jit, no_force;
-	bool until_separated, allow_override, no_cache_check, replay;
+	bool until_separated, allow_override, no_cache_check, replay, keep_page_reporting;
 	long long max_runs;
 	double budget_s;
 	long long sample_ms;
@@ -70,6 +70,8 @@ static const struct opt_desc sweep_table[] = {
 	  "sweep even when the relation's tablespace sets its own effective_io_concurrency" },
 	{ "no-cache-check", OPT_FLAG, offsetof(struct sweep_opts, no_cache_check), 0, 0, NULL, NULL,
 	  "skip the check for caches below this machine before the first trial" },
+	{ "keep-page-reporting", OPT_FLAG, offsetof(struct sweep_opts, keep_page_reporting), 0, 0, NULL, NULL,
+	  "leave the host's free page reporting on during cold trials (paused by default where a balloon takes free memory back: docs/commands.md)" },
 	{ "replay", OPT_FLAG, offsetof(struct sweep_opts, replay), 0, 0, NULL, NULL,
 	  "in each round, a replay trial for each query trial, in an order of its own: the query's heap reads issued on the table's files as PostgreSQL issues them at that value, cold" },
 	{ "sample-ms", OPT_INT, offsetof(struct sweep_opts, sample_ms), 10, 10000, "MS", "10",
@@ -148,7 +150,7 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.srv = o->srv, .workload = &workload_bitmap, .wcfg = b, .command = "sweep",
 		.runs = o->runs ? (int)o->runs : 3, .order_seed = o->order_seed >= 0 ? (uint64_t)o->order_seed : 0,
 		.order_seed_given = o->order_seed >= 0,
-		.warm = o->warm, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
+		.warm = o->warm, .keep_page_reporting = o->keep_page_reporting, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
 		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
 		.companion = o->replay ? &workload_replay : NULL, .ccfg = w,

@@ -187,7 +187,7 @@ static void state_sentence(FILE *f, const struct verdict *v, const struct regret
 static int add_caveat(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int add_caveat(json_t *list, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -199,6 +199,7 @@ static int add_caveat(json_t *list, const char *fmt, ...)
 static json_t *caveats(const struct verdict *v, const struct regret *g)
 {
 	const json_t *m = first_rep(v)->meta, *emu = json_object_get(json_object_get(m, "device"), "emulated");
+	const json_t *fpr, *pause;
 	double ra = report_num_at(m, "device.read_ahead_kb"), lo;
 	json_t *list = json_array();
 
@@ -217,8 +218,13 @@ static json_t *caveats(const struct verdict *v, const struct regret *g)
 			   g->nflags, g->nflags == 1 ? " was" : "s were", g->differ ? "; with them the answer would be " : "",
 			   g->differ && g->d_all.answer != NONE ? g->values[g->d_all.answer] : "",
 			   g->differ ? g->d_all.decided ? " (decided)" : " (provisional)" : "");
-	if (json_is_true(json_object_get(json_object_get(json_object_get(m, "host"), "free_page_reporting"), "on")))
-		add_caveat(list, "This machine's host takes its free memory back (a virtio balloon with free page reporting): after the caches are dropped, the kernel may wait on the host for the memory it reads into, which no device is responsible for. The cold figures include it at every value, and vary with how much memory the host had taken back when a trial read.");
+	fpr = json_object_get(json_object_get(m, "host"), "free_page_reporting");
+	pause = json_object_get(fpr, "pause");
+	if (json_is_true(json_object_get(fpr, "on")) && !json_is_true(json_object_get(pause, "paused")))
+		add_caveat(list, "This machine's host takes its free memory back (a virtio balloon with free page reporting), and it was not paused for the trials (%s): after the caches are dropped, the kernel may wait on the host for the memory it reads into, which no device is responsible for. The cold figures include it at every value, and vary with how much memory the host had taken back when a trial read.",
+			   json_is_true(json_object_get(pause, "kept")) ? "--keep-page-reporting" :
+			   json_is_string(json_object_get(pause, "why")) ? json_string_value(json_object_get(pause, "why")) :
+			   "a run made before the pause existed");
 	if (emu) {
 		char *txt = json_dumps(emu, JSON_COMPACT | JSON_SORT_KEYS);
 		const char *model = json_is_string(emu) ? json_string_value(emu) : report_str_at(emu, "model", NULL);

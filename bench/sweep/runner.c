@@ -22,6 +22,7 @@
 #include "bench/report/report.h"
 #include "bench/sweep/race.h"
 #include "bench/sweep/runner.h"
+#include "bench/sweep/runner_memory.h"
 #include "bench/sweep/runner_meta.h"
 #include "io/clock.h"
 #include "io/faultpoint.h"
@@ -654,6 +655,7 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 		      int (*finish)(const char *dir, char *err, size_t errlen), int *which,
 		      char *err, size_t errlen)
 {
+	struct pagereport_hold hold = { .fd = -1 };
 	int ret = 0, back = 0, set = 0;
 
 	err[0] = '\0';
@@ -672,7 +674,9 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 	if (ret == 0) {
 		for (int i = 0; i < n; i++)
 			rs[i].stage = RUNNER_TRIALS;
+		runner_memory_hold(rs, n, &hold);
 		ret = n > 1 ? raced_rounds(rs, n, which, err, errlen) : run_rounds(rs, err, errlen);
+		runner_memory_release(&hold);
 		if (ret == 0 || ret == -EINTR)
 			err[0] = '\0';	/* the interruption is said with how to finish */
 	}

@@ -48,6 +48,7 @@ struct runner_cfg {
 	uint64_t    order_seed;
 	bool        order_seed_given;
 	bool        warm;
+	bool        keep_page_reporting;  /* leave the host's free page reporting on (bench/sweep/runner_memory.h) */
 	bool        until_separated;
 	int         max_runs;
 	double      budget_s;
