@@ -27,6 +27,7 @@
 #include "bench/pg/lock.h"
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
+#include "bench/sweep/runner_memory.h"
 #include "bench/sweep/sweep.h"
 #include "io/clock.h"
 
@@ -429,6 +430,8 @@ static int parse(struct run *r, int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "--tablespace-dir: give a folder");
 		return -EINVAL;
 	}
+	if (runner_memory_check_env(err, errlen) < 0)
+		return -EINVAL;
 	return check_applies(r, r->o.resume != NULL, err, errlen);
 }
 

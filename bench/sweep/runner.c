@@ -660,6 +660,8 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 
 	err[0] = '\0';
 	*which = 0;
+	if (runner_memory_check_env(err, errlen) < 0)
+		return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		rs[i].stage = RUNNER_SETUP;
 		rs[i].started_s = clock_now_s();

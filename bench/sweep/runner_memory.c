@@ -86,11 +86,9 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 		record(rs, n, pause_json(h, true, back));
 		return;
 	}
-	if (pagereport_pause(h, NULL, NULL, RUNNER_MEMORY_STATE) < 0 || !h->on) {
-		if (h->on)
-			record(rs, n, pause_json(h, false, 0));
+	(void)pagereport_pause(h, NULL, NULL, RUNNER_MEMORY_STATE);
+	if (!h->on)
 		return;
-	}
 	if (!h->paused) {
 		fprintf(stderr, "eicbench %s: the host takes free memory back, and reporting could not be paused (%s): the cold figures include the host's refaults\n",
 			cmd, h->why);
@@ -107,6 +105,17 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 		fprintf(stderr, "eicbench %s: %.1f GiB given back in %.1f s\n", cmd, h->backed_mib / 1024, h->backed_s);
 	}
 	record(rs, n, pause_json(h, false, 0));
+}
+
+int runner_memory_check_env(char *err, size_t errlen)
+{
+	const char *env = getenv("EICBENCH_PAGE_REPORTING");
+
+	if (!env || !strcmp(env, "keep") || !strcmp(env, "pause"))
+		return 0;
+	snprintf(err, errlen, "EICBENCH_PAGE_REPORTING '%.64s' is neither 'keep' (leave the host's free page reporting on) nor 'pause' (the default); set one, or unset it",
+		 env);
+	return -EINVAL;
 }
 
 void runner_memory_release(struct pagereport_hold *h)

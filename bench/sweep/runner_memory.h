@@ -20,6 +20,10 @@
  * when any is cold and none keeps reporting; say it on stderr; record it. */
 void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h);
 
+/* EICBENCH_PAGE_REPORTING unset, "keep" or "pause": 0; else -EINVAL
+ * with ERR naming the value (checked before anything is written). */
+int runner_memory_check_env(char *err, size_t errlen);
+
 /* After the trials: let go (the last holder puts the order back). */
 void runner_memory_release(struct pagereport_hold *h);
 

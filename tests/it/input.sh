@@ -5,7 +5,7 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 113
+plan 117
 cd "$T" || exit 1
 F=$T/file
 head -c 1048576 /dev/zero >"$F"
@@ -56,6 +56,10 @@ refused "--eic 0,1,+1: '+1' is not written plainly; give 1" "run --eic 0,1,+1" \
 	"$EB" run --datadir "$T/pg" --eic 0,1,+1 --out "$T/out"
 refused "--rows: '010000' is not written plainly; give 10000" "run --rows 010000" \
 	"$EB" run --datadir "$T/pg" --rows 010000 --out "$T/out"
+refused "EICBENCH_PAGE_REPORTING 'kep' is neither 'keep'" "run with EICBENCH_PAGE_REPORTING=kep" \
+	env EICBENCH_PAGE_REPORTING=kep "$EB" run --datadir "$T/pg" --quick --out "$T/out"
+refused "EICBENCH_PAGE_REPORTING 'pausee' is neither 'keep'" "sweep with EICBENCH_PAGE_REPORTING=pausee" \
+	env EICBENCH_PAGE_REPORTING=pausee "$EB" sweep --datadir "$T/pg" --eic 0 --out "$T/out"
 refused "--set work_mem=1MB,1024kB: '1MB' and '1024kB' are the same value" "confsweep --set with one value twice" \
 	"$EB" confsweep --datadir "$T/pg" --set work_mem=1MB,1024kB --out "$T/out"
 refused "--client: '04' is not written plainly; give 4" "confsweep -c 04" \
