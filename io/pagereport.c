@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "io/clock.h"
+#include "io/file.h"
 
 #define BACK_CHUNK    PAGEREPORT_BACK_CHUNK
 #define BACK_RESERVE  (1ull << 30)
@@ -26,21 +27,22 @@ static void path_of(char *out, size_t len, const char *root, const char *dflt, c
 	snprintf(out, len, "%s/%s", root ? root : dflt, rest);
 }
 
+/* A procfs or sysfs file whole (NUL-terminated; free it), or NULL. */
+static char *read_path(const char *path)
+{
+	char *text;
+
+	return file_read_all(path, 1 << 16, &text, NULL) == 0 ? text : NULL;
+}
+
 static long read_long_at(const char *path)
 {
-	char buf[64];
-	FILE *f = fopen(path, "r");
-	long v = -1;
+	char *text = read_path(path), *end;
+	long v = text ? strtol(text, &end, 10) : -1;
 
-	if (f && fgets(buf, sizeof(buf), f)) {
-		char *end;
-		long x = strtol(buf, &end, 10);
-
-		if (end != buf && x >= 0)
-			v = x;
-	}
-	if (f)
-		fclose(f);
+	if (text && (end == text || v < 0))
+		v = -1;
+	free(text);
 	return v;
 }
 
@@ -62,38 +64,32 @@ static int write_long_at(const char *path, long v)
  * of /proc/buddyinfo, less one), or -1. */
 static long largest_order(const char *proc_root)
 {
-	char path[SYSSTAT_PATH_MAX], line[1024];
-	FILE *f;
-	long n = -1;
+	char path[SYSSTAT_PATH_MAX], *text, *zone;
+	long cols = 0;
 
 	path_of(path, sizeof(path), proc_root, "/proc", "buddyinfo");
-	f = fopen(path, "r");
-	if (f && fgets(line, sizeof(line), f)) {
-		char *zone = strstr(line, "zone");
-		long cols = 0;
-
-		/* "Node 0, zone   Normal   c0 c1 ... cN" */
-		for (char *t = zone ? strtok(zone, " \t\n") : NULL; t; t = strtok(NULL, " \t\n"))
-			cols++;
-		n = cols > 3 ? cols - 3 : -1;
-	}
-	if (f)
-		fclose(f);
-	return n;
+	text = read_path(path);
+	/* "Node 0, zone   Normal   c0 c1 ... cN": N+3 words from "zone" */
+	zone = text ? strstr(text, "zone") : NULL;
+	if (zone)
+		zone[strcspn(zone, "\n")] = '\0';
+	for (char *t = zone ? strtok(zone, " \t") : NULL; t; t = strtok(NULL, " \t"))
+		cols++;
+	free(text);
+	return cols > 3 ? cols - 3 : -1;
 }
 
 static void boot_id(const char *proc_root, char *out, size_t len)
 {
-	char path[SYSSTAT_PATH_MAX];
-	FILE *f;
+	char path[SYSSTAT_PATH_MAX], *text;
 
-	snprintf(out, len, "unknown");
 	path_of(path, sizeof(path), proc_root, "/proc", "sys/kernel/random/boot_id");
-	f = fopen(path, "r");
-	if (f && fgets(out, (int)len, f))
-		out[strcspn(out, "\n")] = '\0';
-	if (f)
-		fclose(f);
+	text = read_path(path);
+	if (text)
+		snprintf(out, len, "%.*s", (int)strcspn(text, "\n"), text);
+	else
+		snprintf(out, len, "unknown");
+	free(text);
 }
 
 /* The order saved in the state file for this boot, or -1. */
@@ -211,20 +207,18 @@ int pagereport_pause(struct pagereport_hold *h, const char *sys_root, const char
 
 static long long meminfo_kib(const char *proc_root, const char *key)
 {
-	char path[SYSSTAT_PATH_MAX], line[256];
+	char path[SYSSTAT_PATH_MAX], *text, *at;
 	size_t klen = strlen(key);
 	long long v = -1;
-	FILE *f;
 
 	path_of(path, sizeof(path), proc_root, "/proc", "meminfo");
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			v = atoll(line + klen + 1);
+	text = read_path(path);
+	for (at = text; at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL)
+		if (strncmp(at, key, klen) == 0 && at[klen] == ':') {
+			v = atoll(at + klen + 1);
 			break;
 		}
-	if (f)
-		fclose(f);
+	free(text);
 	return v;
 }
 

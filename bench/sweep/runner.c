@@ -678,7 +678,7 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 			rs[i].stage = RUNNER_TRIALS;
 		runner_memory_hold(rs, n, &hold);
 		ret = n > 1 ? raced_rounds(rs, n, which, err, errlen) : run_rounds(rs, err, errlen);
-		runner_memory_release(&hold);
+		pagereport_release(&hold);
 		if (ret == 0 || ret == -EINTR)
 			err[0] = '\0';	/* the interruption is said with how to finish */
 	}

@@ -77,7 +77,7 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 	}
 	if (!cold)
 		return;
-	(void)mkdir("/run/eicbench", 0755);
+	(void)mkdir(RUNNER_MEMORY_DIR, 0755);
 	if (keep) {
 		int back = pagereport_recover(NULL, NULL, RUNNER_MEMORY_STATE);
 
@@ -116,9 +116,4 @@ int runner_memory_check_env(char *err, size_t errlen)
 	snprintf(err, errlen, "EICBENCH_PAGE_REPORTING '%.64s' is neither 'keep' (leave the host's free page reporting on) nor 'pause' (the default); set one, or unset it",
 		 env);
 	return -EINVAL;
-}
-
-void runner_memory_release(struct pagereport_hold *h)
-{
-	pagereport_release(h);
 }

@@ -14,17 +14,18 @@
 #include "io/pagereport.h"
 
 /* The machine-wide state file of the pause (under /run: gone at boot). */
-#define RUNNER_MEMORY_STATE "/run/eicbench/page-reporting"
+#define RUNNER_MEMORY_DIR   "/run/eicbench"
+#define RUNNER_MEMORY_STATE RUNNER_MEMORY_DIR "/page-reporting"
 
 /* Before the trials of the N sweeps RS (set up, folders written): pause
- * when any is cold and none keeps reporting; say it on stderr; record it. */
+ * when any is cold and none keeps reporting; say it on stderr; record it.
+ * After the trials, pagereport_release(H) lets go (the last holder puts
+ * the order back). */
 void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h);
 
 /* EICBENCH_PAGE_REPORTING unset, "keep" or "pause": 0; else -EINVAL
  * with ERR naming the value (checked before anything is written). */
 int runner_memory_check_env(char *err, size_t errlen);
 
-/* After the trials: let go (the last holder puts the order back). */
-void runner_memory_release(struct pagereport_hold *h);
 
 #endif
