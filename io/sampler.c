@@ -37,9 +37,11 @@ static void take_pid(struct sampler *s, int j, struct sampler_sample *x,
 	struct proc_snap p;
 	struct sched_snap q;
 
+	x->cpu_of[j] = -1;
 	if (sysstat_proc_read(s->cfg.pids[j], &p) == 0) {
 		x->utime[j] = p.utime;
 		x->stime[j] = p.stime;
+		x->cpu_of[j] = (int16_t)(p.processor < IRQCPU_MAX_CPUS ? p.processor : -1);
 		if (sysstat_sched_read(s->cfg.pids[j], &q) == 0) {
 			x->oncpu_ns[j] = q.oncpu_ns;
 			x->runqueue_ns[j] = q.runqueue_ns;
@@ -72,6 +74,17 @@ static int take(struct sampler *s)
 		}
 	if (sysstat_cpu_read(&x->cpu) < 0 && prev)
 		x->cpu = prev->cpu;
+	if (s->cfg.irqs.n && !s->irqs_missing) {
+		struct irqcpu_counts c;
+
+		if (irqcpu_read(s->cfg.sysroot, &s->cfg.irqs, &c) == 0) {
+			memcpy(x->irqs, c.per_cpu, sizeof(x->irqs));
+			if (c.ncpu > s->irq_ncpu)
+				s->irq_ncpu = c.ncpu;
+		} else {
+			s->irqs_missing = true;
+		}
+	}
 	/* the processes last, right before the time stamp they are read at */
 	for (int j = 0; j < s->cfg.npids; j++)
 		take_pid(s, j, x, prev);
@@ -291,6 +304,14 @@ int sampler_cpu_window(const struct sampler *s, uint64_t t0, uint64_t t1,
 	return 0;
 }
 
+/* window() for pid J, which must have been read. */
+static int pid_window(const struct sampler *s, int j, uint64_t *t0, uint64_t *t1, size_t *k0, size_t *k1)
+{
+	if (j < 0 || j >= s->cfg.npids || s->pid_first[j] == SAMPLER_NEVER)
+		return -ENOENT;
+	return window(s, t0, t1, k0, k1);
+}
+
 int sampler_proc_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1,
 			struct proc_delta *out)
 {
@@ -299,9 +320,7 @@ int sampler_proc_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (j < 0 || j >= s->cfg.npids || s->pid_first[j] == SAMPLER_NEVER)
-		return -ENOENT;
-	if ((rc = window(s, &t0, &t1, &k0, &k1)) < 0)
+	if ((rc = pid_window(s, j, &t0, &t1, &k0, &k1)) < 0)
 		return rc;
 	/* in doubles: a tick is 10 ms, too coarse to round inside a window */
 	out->user_s = (AT(s, k1, t1, utime[j]) - AT(s, k0, t0, utime[j])) / hz;
@@ -315,6 +334,48 @@ int sampler_proc_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1
 
 		out->oncpu_s = on < 0 ? 0 : on > elapsed_s ? elapsed_s : on;
 		out->runqueue_s = rq < 0 ? 0 : rq > elapsed_s - out->oncpu_s ? elapsed_s - out->oncpu_s : rq;
+	}
+	return 0;
+}
+
+int sampler_placement_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1,
+			     struct irqcpu_placement *out)
+{
+	double total = 0;
+	size_t k0, k1;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = pid_window(s, j, &t0, &t1, &k0, &k1)) < 0)
+		return rc;
+	/* the intervals (t[k-1], t[k]] that overlap (t0, t1], each by its overlap */
+	for (size_t k = k0 + 1; k < s->n && s->samples[k - 1].t_ns < t1; k++) {
+		const struct sampler_sample *a = &s->samples[k - 1], *b = &s->samples[k];
+		uint64_t lo = a->t_ns > t0 ? a->t_ns : t0, hi = b->t_ns < t1 ? b->t_ns : t1;
+		double used = s->sched_missing[j] ?
+			      (double)(b->utime[j] + b->stime[j] - a->utime[j] - a->stime[j]) :
+			      (double)(b->oncpu_ns[j] - a->oncpu_ns[j]);
+		int c = b->cpu_of[j];
+
+		if (c < 0 || hi <= lo || b->t_ns <= a->t_ns || k <= s->pid_first[j])
+			continue;
+		used *= (double)(hi - lo) / (double)(b->t_ns - a->t_ns);
+		out->share[c] += used;
+		total += used;
+		if (c + 1 > out->ncpu)
+			out->ncpu = c + 1;
+	}
+	if (total > 0) {
+		out->have_reader = 1;
+		for (int c = 0; c < out->ncpu; c++)
+			out->share[c] /= total;
+	}
+	if (s->cfg.irqs.n && !s->irqs_missing) {
+		out->have_irqs = 1;
+		for (int c = 0; c < s->irq_ncpu; c++)
+			out->irqs[c] = round_u64(AT(s, k1, t1, irqs[c]) - AT(s, k0, t0, irqs[c]));
+		if (s->irq_ncpu > out->ncpu)
+			out->ncpu = s->irq_ncpu;
 	}
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "io/irqcpu.h"
 #include "io/sysstat.h"
 #include "io/ticker.h"
 
@@ -33,6 +34,8 @@ struct sampler_cfg {
 	pid_t       pids[SAMPLER_MAX_PIDS];
 	int         npids;
 	int         interval_ms;                /* 0: 100 */
+	struct irqcpu_irqs irqs;                /* the devices' interrupts to follow (n 0: none) */
+	const char *sysroot;                    /* where /sys is (NULL: /sys) */
 };
 
 /* One sample: a device that could not be read keeps its last value
@@ -46,6 +49,8 @@ struct sampler_sample {
 	uint64_t        stime[SAMPLER_MAX_PIDS];
 	uint64_t        oncpu_ns[SAMPLER_MAX_PIDS];     /* schedstat of each pid */
 	uint64_t        runqueue_ns[SAMPLER_MAX_PIDS];
+	int16_t         cpu_of[SAMPLER_MAX_PIDS];       /* the CPU each last ran on, -1 */
+	uint64_t        irqs[IRQCPU_MAX_CPUS];          /* interrupts taken so far, per CPU */
 };
 
 #define SAMPLER_NEVER ((size_t)-1)
@@ -57,6 +62,8 @@ struct sampler {
 	bool                   disk_missing[SAMPLER_MAX_DISKS];
 	size_t                 pid_first[SAMPLER_MAX_PIDS]; /* first sample that read it, or SAMPLER_NEVER */
 	bool                   sched_missing[SAMPLER_MAX_PIDS]; /* a schedstat read failed while stat did not */
+	bool                   irqs_missing;   /* an interrupt count could not be read */
+	int                    irq_ncpu;
 	uint64_t               max_gap_ns;     /* the longest time between samples */
 	struct ticker          ticker;
 	pthread_mutex_t        lock;           /* the samples and pids, while running */
@@ -107,5 +114,16 @@ int sampler_cpu_window(const struct sampler *s, uint64_t t0, uint64_t t1,
 		       struct cpu_delta *out);
 int sampler_proc_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1,
 			struct proc_delta *out);
+
+/*
+ * Where pid J ran in the window and which CPUs took the interrupts of
+ * cfg.irqs: each interval between samples gives its on-CPU time (its ticks
+ * without schedstat) to the CPU the pid was last on at its end, so a pid
+ * that moves within an interval is placed by where it ended it. 0, or
+ * -ERANGE / -ENOENT as above; have_reader or have_irqs are 0 where their
+ * figures are missing.
+ */
+int sampler_placement_window(const struct sampler *s, int j, uint64_t t0, uint64_t t1,
+			     struct irqcpu_placement *out);
 
 #endif

@@ -216,14 +216,17 @@ int sysstat_proc_parse(const char *text, struct proc_snap *out)
 {
 	const char *p = strrchr(text, ')');
 	uint64_t utime, stime;
+	int processor = -1;
 
 	if (!p)
 		return -EINVAL;
-	/* After "pid (comm)": state is field 3; utime and stime are 14 and 15. */
+	/* After "pid (comm)": state is field 3; utime and stime are 14 and 15,
+	 * the CPU it last ran on 39 (kernels since 2.2 have it). */
 	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %" SCNu64
-		   " %" SCNu64, &utime, &stime) != 2)
+		   " %" SCNu64 " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+		   " %*s %*s %*s %*s %*s %*s %*s %d", &utime, &stime, &processor) < 2)
 		return -EINVAL;
-	*out = (struct proc_snap){ .utime = utime, .stime = stime };
+	*out = (struct proc_snap){ .utime = utime, .stime = stime, .processor = processor };
 	return 0;
 }
 

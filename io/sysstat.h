@@ -62,6 +62,7 @@ struct cpu_delta {
 /* /proc/PID/stat utime and stime, in ticks. */
 struct proc_snap {
 	uint64_t utime, stime;
+	int      processor;             /* the CPU it last ran on; -1 if unknown */
 	uint64_t taken_ns;
 };
 

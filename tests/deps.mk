@@ -21,3 +21,4 @@ unit: tests/pgstats-watch
 test_replay_DEPS = tests/fixture.o
 test_sysstat_DEPS = tests/fixture.o
 test_pagereport_DEPS = tests/fixture.o
+test_irqcpu_DEPS = tests/fixture.o

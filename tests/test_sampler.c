@@ -103,6 +103,60 @@ static void interpolation(void **state)
 	free(s.samples);
 }
 
+/* The pid on CPU 0 for the first second (0.5 s on it), on CPU 1 for the
+ * second (1 s); the device's interrupts land on CPU 1, 100 then 200. */
+static void placement(void **state)
+{
+	struct sampler s;
+	struct irqcpu_placement p;
+	(void)state;
+
+	hand_samples(&s);
+	s.cfg.irqs = (struct irqcpu_irqs){ .n = 1, .irq = { 36 } };
+	s.irq_ncpu = 2;
+	s.samples[0].cpu_of[0] = 1;
+	s.samples[1].cpu_of[0] = 0;
+	s.samples[2].cpu_of[0] = 1;
+	s.samples[1].irqs[1] = 100;
+	s.samples[2].irqs[1] = 300;
+	assert_int_equal(sampler_placement_window(&s, 0, 1000000000u, 3000000000u, &p), 0);
+	assert_true(p.have_reader && p.have_irqs);
+	assert_int_equal(p.ncpu, 2);
+	assert_float_equal(p.share[0], 1.0 / 3, 1e-9);
+	assert_float_equal(p.share[1], 2.0 / 3, 1e-9);
+	assert_int_equal(p.irqs[0], 0);
+	assert_int_equal(p.irqs[1], 300);
+	assert_float_equal(irqcpu_on_irq_cpu(&p), 2.0 / 3, 1e-9);
+	/* 0.8 s of the first second, 0.2 s of the second: each interval by its
+	 * overlap (0.4 s and 0.2 s on a CPU), the interrupts interpolated */
+	assert_int_equal(sampler_placement_window(&s, 0, 1200000000u, 2200000000u, &p), 0);
+	assert_float_equal(p.share[0], 0.4 / 0.6, 1e-9);
+	assert_int_equal(p.irqs[1], 120);
+	/* the second second alone */
+	assert_int_equal(sampler_placement_window(&s, 0, 2000000000u, 3000000000u, &p), 0);
+	assert_float_equal(p.share[1], 1.0, 1e-9);
+	assert_float_equal(irqcpu_on_irq_cpu(&p), 1.0, 1e-9);
+	/* without schedstat, by ticks: 50 then 100 */
+	s.sched_missing[0] = true;
+	assert_int_equal(sampler_placement_window(&s, 0, 1000000000u, 3000000000u, &p), 0);
+	assert_float_equal(p.share[0], 50.0 / 150, 1e-9);
+	s.sched_missing[0] = false;
+	/* a CPU not known is left out; an interrupt count that failed, no interrupts */
+	s.samples[1].cpu_of[0] = -1;
+	s.irqs_missing = true;
+	assert_int_equal(sampler_placement_window(&s, 0, 1000000000u, 3000000000u, &p), 0);
+	assert_float_equal(p.share[1], 1.0, 1e-9);
+	assert_false(p.have_irqs);
+	assert_true(isnan(irqcpu_on_irq_cpu(&p)));
+	/* a pid never on a CPU in the window: no reader */
+	memset(s.samples[2].oncpu_ns, 0, sizeof(s.samples[2].oncpu_ns));
+	s.samples[1].oncpu_ns[0] = 0;
+	assert_int_equal(sampler_placement_window(&s, 0, 1000000000u, 3000000000u, &p), 0);
+	assert_false(p.have_reader);
+	assert_int_equal(sampler_placement_window(&s, 3, 1000000000u, 3000000000u, &p), -ENOENT);
+	free(s.samples);
+}
+
 static void live(void **state)
 {
 	struct sampler_cfg cfg = { .npids = 2, .pids = { getpid(), 999999999 }, .interval_ms = 20 };
@@ -264,6 +318,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interpolation),
+		cmocka_unit_test(placement),
 		cmocka_unit_test(live),
 		cmocka_unit_test(added_pid_by_hand),
 		cmocka_unit_test(added_pid_live),

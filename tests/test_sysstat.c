@@ -48,7 +48,7 @@ static const char stat_b[] =
 static const char pstat[] =
 	"3661 (my prog) x) R 3657 3657 2697 0 -1 4194304 103 0 0 0 250 75 0 0 20 0 1 0 "
 	"22070 3133440 387 18446744073709551615 94647610228736 94647610248617 "
-	"140724404669968 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
+	"140724404669968 0 0 0 0 0 0 0 0 0 17 3 0 0 0 0 0\n";
 
 static void test_disk_parse(void **state)
 {
@@ -151,6 +151,11 @@ static void test_proc(void **state)
 	assert_int_equal(sysstat_proc_parse(pstat, &a), 0);
 	assert_int_equal(a.utime, 250);
 	assert_int_equal(a.stime, 75);
+	assert_int_equal(a.processor, 3);
+	/* a stat cut before the CPU it ran on: the times, and no CPU */
+	assert_int_equal(sysstat_proc_parse("1 (x) S 0 0 0 0 -1 0 0 0 0 0 7 8 0 0", &a), 0);
+	assert_int_equal(a.utime, 7);
+	assert_int_equal(a.processor, -1);
 	assert_int_equal(sysstat_proc_parse("garbage", &a), -EINVAL);
 	a = (struct proc_snap){ .utime = 100, .stime = 50, .taken_ns = 0 };
 	b = (struct proc_snap){ .utime = 300, .stime = 150, .taken_ns = 4000000000 };

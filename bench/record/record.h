@@ -16,6 +16,7 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "io/irqcpu.h"
 #include "io/sysstat.h"
 
 #define RECORD_META      "meta.json"
@@ -94,6 +95,12 @@ void record_utc_iso(time_t when, char *buf, size_t len);
 
 /* What DEVICE did between two /proc/diskstats snapshots, for a record. */
 json_t *record_disk_json(const char *device, const struct disk_delta *d);
+
+/* Where a reader ran and where the device's interrupts went (io/irqcpu.h):
+ * "on_irq_cpu" (null when unknown), each CPU's share of the reader's time
+ * ("reader_share", null without it) and its interrupts ("irqs", null
+ * without them). */
+json_t *record_placement_json(const struct irqcpu_placement *p);
 
 /* The device under the data directory; absent values (-1, "") are null; a
  * published (emulated) device adds "published" and "emulated", its model. */

@@ -10,6 +10,7 @@
 #include "bench/record/record.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,4 +212,20 @@ json_t *record_meta_new(const struct record_head *h, struct device_info *dev)
 		return NULL;
 	}
 	return meta;
+}
+
+json_t *record_placement_json(const struct irqcpu_placement *p)
+{
+	json_t *share = p->have_reader ? json_array() : json_null();
+	json_t *irqs = p->have_irqs ? json_array() : json_null();
+	double on = irqcpu_on_irq_cpu(p);
+
+	for (int c = 0; c < p->ncpu && c < IRQCPU_MAX_CPUS; c++) {
+		if (p->have_reader)
+			json_array_append_new(share, json_real(round(p->share[c] * 1000) / 1000));
+		if (p->have_irqs)
+			json_array_append_new(irqs, json_integer((json_int_t)p->irqs[c]));
+	}
+	return json_pack("{s:o, s:o, s:o}", "on_irq_cpu", isnan(on) ? json_null() : json_real(round(on * 1000) / 1000),
+			 "reader_share", share, "irqs", irqs);
 }

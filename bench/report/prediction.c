@@ -88,12 +88,12 @@ static double median(const struct column *c)
 struct cols {
 	struct column heap, trial_reqs, trial_kib, trial_qd, trial_pace, trial_busy, trial_cpu, trial_sys;
 	struct column replay, replay_wait, replay_reqs, replay_kib, replay_qd, replay_pace, replay_busy,
-		      replay_cpu, replay_sys;
+		      replay_cpu, replay_sys, trial_irq, replay_irq;
 	struct prediction_split *splits;
 	size_t nsplits;
 };
 
-#define NCOLUMNS 17
+#define NCOLUMNS 19
 
 /* C's columns, for allocating and freeing them alike. */
 static void columns(struct cols *c, struct column *all[NCOLUMNS])
@@ -101,7 +101,7 @@ static void columns(struct cols *c, struct column *all[NCOLUMNS])
 	struct column *list[NCOLUMNS] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd,
 		&c->trial_pace, &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
 		&c->replay_reqs, &c->replay_kib, &c->replay_qd, &c->replay_pace, &c->replay_busy,
-		&c->replay_cpu, &c->replay_sys };
+		&c->replay_cpu, &c->replay_sys, &c->trial_irq, &c->replay_irq };
 
 	memcpy(all, list, sizeof(list));
 }
@@ -157,6 +157,7 @@ static void gather(const struct report *r, size_t g, struct cols *c, const char 
 		       &c->trial_pace, &c->trial_busy);
 		add(&c->trial_cpu, report_num_at(t, "phases.heap.backend.oncpu_s") * 1e3);
 		add(&c->trial_sys, report_num_at(t, "phases.heap.backend.system_s") * 1e3);
+		add(&c->trial_irq, report_num_at(t, "phases.heap.placement.on_irq_cpu"));
 		split_of(t, &c->splits[c->nsplits++]);
 	}
 	json_array_foreach(r->companions, i, t) {
@@ -172,6 +173,7 @@ static void gather(const struct report *r, size_t g, struct cols *c, const char 
 		device(json_object_get(t, "disk"), &c->replay_pace, &c->replay_busy);
 		add(&c->replay_cpu, report_num_at(t, "replay.cpu.oncpu_ms"));
 		add(&c->replay_sys, report_num_at(t, "replay.cpu.system_ms"));
+		add(&c->replay_irq, report_num_at(t, "replay.placement.on_irq_cpu"));
 		if (!*model)
 			*model = report_str_at(t, "replay", "model");
 	}
@@ -218,6 +220,8 @@ static void judge(struct prediction_value *v, const struct cols *c)
 	v->trial_sys_ms = median(&c->trial_sys);
 	v->replay_cpu_ms = median(&c->replay_cpu);
 	v->replay_sys_ms = median(&c->replay_sys);
+	v->trial_on_irq = median(&c->trial_irq);
+	v->replay_on_irq = median(&c->replay_irq);
 	v->checked = isfinite(v->trial_reqs) && isfinite(v->replay_reqs) && v->trial_reqs > 0;
 	v->req_diff = v->checked ? v->replay_reqs / v->trial_reqs - 1 : NAN;
 	v->usable = v->checked && fabs(v->req_diff) <= PREDICTION_MAX_REQ_DIFF;

@@ -69,7 +69,13 @@ struct prediction_value {
 	/* On the CPU, and of that in the kernel, medians: the backend in the
 	 * heap phase and the replay. */
 	double trial_cpu_ms, trial_sys_ms, replay_cpu_ms, replay_sys_ms;
+	/* The share of its time each spent on the CPU that took the device's
+	 * interrupts (io/irqcpu.h), medians; NAN where not recorded. */
+	double trial_on_irq, replay_on_irq;
 };
+
+/* Shares of time on the interrupts' CPU this far apart are "different places". */
+#define PLACEMENT_APART 0.10
 
 struct prediction {
 	size_t nvalues;

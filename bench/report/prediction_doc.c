@@ -108,13 +108,13 @@ static void parts_table(struct doc *d, const struct prediction *p)
 {
 	static const char *const heads[] = { "effective_io_concurrency", "ln(replay/heap)", "requests",
 		"device pace", "busy share", "rest", "query reads/s busy", "range", "replay reads/s busy",
-		"query busy %", "replay busy %" };
+		"query busy %", "replay busy %", "query on the interrupts' CPU %", "replay on it %" };
 
-	doc_table(d, 11, heads);
+	doc_table(d, 13, heads);
 	for (size_t i = 0; i < p->nvalues; i++) {
 		const struct prediction_value *v = &p->v[i];
-		char c[11][48];
-		const char *cells[11];
+		char c[13][48];
+		const char *cells[13];
 
 		snprintf(c[0], 48, "%s", v->value);
 		doc_num(c[1], 48, "%+.2f", v->error);
@@ -130,7 +130,9 @@ static void parts_table(struct doc *d, const struct prediction *p)
 		doc_num(c[8], 48, "%.0f", v->replay_pace);
 		doc_num(c[9], 48, "%.0f", v->trial_busy * 100);
 		doc_num(c[10], 48, "%.0f", v->replay_busy * 100);
-		for (int k = 0; k < 11; k++)
+		doc_num(c[11], 48, "%.0f", v->trial_on_irq * 100);
+		doc_num(c[12], 48, "%.0f", v->replay_on_irq * 100);
+		for (int k = 0; k < 13; k++)
 			cells[k] = c[k];
 		doc_row(d, cells);
 	}
@@ -233,6 +235,21 @@ static void cpu_paced(FILE *f, const struct prediction_value *v)
 	}
 }
 
+/* Where each reader ran: on a disk whose interrupts land on one CPU, a
+ * reader elsewhere is woken through that CPU at each read it waits for, and
+ * a reader there takes the completions' work in its own time. */
+static void placed(FILE *f, const struct prediction_value *v)
+{
+	if (!isfinite(v->trial_on_irq) || !isfinite(v->replay_on_irq))
+		return;
+	if (fabs(v->replay_on_irq - v->trial_on_irq) < PLACEMENT_APART)
+		fprintf(f, " Both ran alike on the CPU that took the device's interrupts (the backend %.0f%% of its heap phase, the replay %.0f%% of its time).",
+			100 * v->trial_on_irq, 100 * v->replay_on_irq);
+	else
+		fprintf(f, " They ran in different places: the backend spent %.0f%% of its heap phase on the CPU that took the device's interrupts, the replay %.0f%% of its time; a reader there takes each completion's work in its own time, a reader elsewhere is woken from there at each read it waits for.",
+			100 * v->trial_on_irq, 100 * v->replay_on_irq);
+}
+
 /* Where value V's error comes from, by its parts, and whose it is: the
  * device's (its pace at the query's depth), the replay's (another depth,
  * another share of the time idle) or not known (the rest). */
@@ -262,6 +279,7 @@ static void error_named(FILE *f, const struct prediction_value *v)
 	} else if (big == fabs(e->rest)) {
 		fprintf(f, " Most of it is the rest, which the device's figures do not explain.");
 	}
+	placed(f, v);
 }
 
 /* Values where the replay reproduced the reads but not the time, by how much. */
@@ -398,7 +416,7 @@ json_t *prediction_json(const struct report *r)
 			struct prediction_split ch;
 
 			prediction_change(&p, i, &ch);
-			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 				"series", r->nseries > 1 ? report_series_label(r, s, label, sizeof(label)) : NULL,
 				"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
 				"error", jnum(v->error), "error_lo", jnum(v->error_lo),
@@ -412,7 +430,8 @@ json_t *prediction_json(const struct report *r)
 				"query_reads_per_s_busy", jnum(v->trial_pace), "replay_reads_per_s_busy", jnum(v->replay_pace),
 				"query_busy", jnum(v->trial_busy), "replay_busy", jnum(v->replay_busy),
 				"query_cpu_ms", jnum(v->trial_cpu_ms), "query_system_ms", jnum(v->trial_sys_ms),
-				"replay_cpu_ms", jnum(v->replay_cpu_ms), "replay_system_ms", jnum(v->replay_sys_ms)));
+				"replay_cpu_ms", jnum(v->replay_cpu_ms), "replay_system_ms", jnum(v->replay_sys_ms),
+				"query_on_irq_cpu", jnum(v->trial_on_irq), "replay_on_irq_cpu", jnum(v->replay_on_irq)));
 		}
 	}
 	return rows;

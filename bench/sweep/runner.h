@@ -28,6 +28,7 @@
 #include "bench/pg/settings.h"
 #include "bench/sweep/sweep.h"
 #include "bench/sweep/workload.h"
+#include "io/irqcpu.h"
 #include "io/sysstat.h"
 
 struct runner_cfg {
@@ -86,6 +87,8 @@ struct runner {
 	char   data_path[PATH_MAX];           /* where the data lives (the workload's check may say), "": the data directory */
 	int    nmembers;
 	char   members[SYSSTAT_MAX_MEMBERS][SYSSTAT_NAME_MAX];
+	struct irqcpu_irqs irqs;      /* the device's (or its members') interrupts, n 0: none followed */
+	int    irqs_rc;               /* why none: -ENOENT (no device with interrupts), -E2BIG (a queue per CPU) */
 	double started_s;
 	int    ran;                   /* trials this command ran */
 	bool   primed;                /* this command's priming trial is done */

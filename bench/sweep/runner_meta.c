@@ -22,12 +22,49 @@
 /* The device found (DEV) is the one the trials watch. */
 static void watch(struct runner *r, const struct device_info *dev)
 {
+	r->irqs_rc = -ENOENT;
+	r->irqs.n = 0;
 	if (!dev->name[0])
 		return;
 	snprintf(r->disk, sizeof(r->disk), "%s", dev->name);
 	snprintf(r->disk_file, sizeof(r->disk_file), "%s", dev->stats_file);
 	r->nmembers = dev->nmembers;
 	memcpy(r->members, dev->members, sizeof(dev->members));
+	/* the interrupts of the device, else of its members together */
+	if ((r->irqs_rc = irqcpu_disk_irqs(NULL, r->disk, &r->irqs)) != 0)
+		r->irqs.n = 0;
+	for (int i = 0; r->irqs_rc == -ENOENT && i < r->nmembers; i++) {
+		struct irqcpu_irqs m;
+		int rc = irqcpu_disk_irqs(NULL, r->members[i], &m);
+
+		for (int k = 0; rc == 0 && k < m.n; k++) {
+			if (r->irqs.n == IRQCPU_MAX_IRQS) {
+				rc = -E2BIG;
+				break;
+			}
+			r->irqs.irq[r->irqs.n++] = m.irq[k];
+		}
+		if (rc == -E2BIG)
+			r->irqs_rc = -E2BIG, r->irqs.n = 0;
+	}
+	if (r->irqs_rc == -ENOENT && r->irqs.n)
+		r->irqs_rc = 0;
+}
+
+/* Which interrupts the trials follow, or why none. */
+static json_t *interrupts_json(const struct runner *r)
+{
+	json_t *irqs = json_array();
+
+	if (r->irqs_rc == 0 && r->irqs.n) {
+		for (int i = 0; i < r->irqs.n; i++)
+			json_array_append_new(irqs, json_integer(r->irqs.irq[i]));
+		return json_pack("{s:o}", "irqs", irqs);
+	}
+	json_decref(irqs);
+	return json_pack("{s:s}", "why_none", r->irqs_rc == -E2BIG ?
+			 "more interrupts than the trials follow (a queue per CPU: each read completes where it was submitted)" :
+			 "no device with interrupts under the data (md, dm, loop, an emulation, or not found in /sys)");
 }
 
 json_t *runner_meta_device(struct runner *r)
@@ -140,6 +177,8 @@ int runner_meta_write(struct runner *r, int argc, char **argv, char *err, size_t
 		return -ENOMEM;
 	}
 	watch(r, &dev);
+	if (json_is_object(json_object_get(r->meta, "device")))
+		json_object_set_new(json_object_get(r->meta, "device"), "interrupts", interrupts_json(r));
 	srv = server_json(r, c, err, errlen);
 	json_object_set_new(r->meta, "server", srv);
 	json_object_set_new(r->meta, "identity", identity(r, c));
@@ -148,7 +187,7 @@ int runner_meta_write(struct runner *r, int argc, char **argv, char *err, size_t
 	json_object_set_new(r->meta, "statistics", json_pack("{s:f, s:s, s:s, s:s}",
 		"level", 0.95, "median_interval", "distribution-free order statistics (binomial), min..max below 6 runs",
 		"speedup_interval", "percentile bootstrap of the ratio of medians",
-		"recommendation", "the smallest value indistinguishable from the fastest (bootstrap interval of the ratio holds 1)"));
+		"recommendation", "the smallest value shown within 1 + the margin of each query's fastest, its times paired within rounds; else the least worst-case regret, with its price (docs/decision.md)"));
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 

@@ -95,11 +95,21 @@ static json_t *aios_window(const struct bitmap_measure *m, uint64_t t0, uint64_t
 	return m->aios_ret == 0 ? pgaios_window_json(&m->aios, t0, t1) : json_null();
 }
 
+/* Where the backend ran and where the device's interrupts went. */
+static json_t *placement_window(const struct bitmap_measure *m, uint64_t t0, uint64_t t1)
+{
+	struct irqcpu_placement p;
+
+	if (m->pid <= 0 || sampler_placement_window(&m->sm, 0, t0, t1, &p) < 0)
+		return json_null();
+	return record_placement_json(&p);
+}
+
 /* Device, CPUs, backend, workers and I/Os in flight over [T0, T1]. */
 static json_t *window_json(const struct runner *r, const struct bitmap_measure *m,
 			   uint64_t t0, uint64_t t1)
 {
-	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "from_ms", ((double)t0 - (double)m->sent_ns) / 1e6,
 			 "to_ms", ((double)t1 - (double)m->sent_ns) / 1e6,
 			 "disk", r->disk[0] ? disk_window(&m->sm, 0, r->disk, t0, t1) : json_null(),
@@ -107,7 +117,8 @@ static json_t *window_json(const struct runner *r, const struct bitmap_measure *
 			 "cpu", cpu_window(&m->sm, t0, t1),
 			 "backend", backend_window(&m->sm, m->pid, t0, t1),
 			 "workers", workers_window(m, t0, t1),
-			 "aios", aios_window(m, t0, t1));
+			 "aios", aios_window(m, t0, t1),
+			 "placement", placement_window(m, t0, t1));
 }
 
 /*
@@ -194,6 +205,7 @@ void bitmap_figures_add(const struct runner *r, const struct bitmap_measure *m, 
 	json_object_set_new(rec, "members", members_window(r, &m->sm, t0, t1));
 	json_object_set_new(rec, "cpu", cpu_window(&m->sm, t0, t1));
 	json_object_set_new(rec, "backend", backend_window(&m->sm, m->pid, t0, t1));
+	json_object_set_new(rec, "placement", placement_window(m, t0, t1));
 	json_object_set_new(rec, "workers", workers_window(m, t0, t1));
 	json_object_set_new(rec, "phases", phases_json(r, m));
 	json_object_set_new(rec, "samples", samples_json(m));

@@ -300,6 +300,7 @@ static int start_sampling(const struct runner *r, PGconn *c, struct bitmap_measu
 	if (r->disk[0])
 		cfg.disks[cfg.ndisks++] = r->disk;
 	cfg.disk_file = r->disk_file;
+	cfg.irqs = r->irqs;
 	for (int i = 0; r->disk[0] && i < r->nmembers; i++)
 		cfg.disks[cfg.ndisks++] = r->members[i];
 	if (m->pid > 0) {

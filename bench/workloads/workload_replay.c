@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/observe/explain.h"
 #include "bench/pg/pgutil.h"
@@ -22,6 +23,7 @@
 #include "io/cache.h"
 #include "io/clock.h"
 #include "io/engines/replay.h"
+#include "io/sampler.h"
 
 #define PG_AUX_PROCS 38                /* 18's NUM_AUXILIARY_PROCS: 6 + 32 I/O workers */
 #define PG_SPECIAL_WORKERS 2           /* 18's NUM_SPECIAL_WORKER_PROCS */
@@ -453,6 +455,19 @@ static json_t *cpu_json(const struct cpu_snap *a, const struct cpu_snap *b)
 			 "iowait_pct", d.iowait_pct, "idle_pct", d.idle_pct, "steal_pct", d.steal_pct);
 }
 
+/* Where the replay's reader ran, sampled as the query's backend is (at the
+ * query's interval, from /proc/TID), and where the device's interrupts
+ * went, over the ELAPSED_MS before END. */
+static json_t *placement_json(const struct sampler *sm, uint64_t end, double elapsed_ms)
+{
+	struct irqcpu_placement p;
+	uint64_t span = (uint64_t)(elapsed_ms * 1e6);
+
+	if (span >= end || sampler_placement_window(sm, 0, end - span, end, &p) < 0)
+		return json_null();
+	return record_placement_json(&p);
+}
+
 static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, char *err, size_t errlen)
 {
 	struct in_force s = { 0 };
@@ -462,7 +477,9 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 	json_t *in_force = NULL;
 	bool have_cpu = false;
 	double index_ms = 0;
-	uint64_t evicted = 0;
+	uint64_t evicted = 0, end = 0;
+	struct sampler sm = { 0 };
+	json_t *placement = NULL;
 	int rc = settings(r, t->combo, &s, &in_force, err, errlen);
 
 	if (rc == 0)
@@ -475,9 +492,19 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 	if (rc == 0)
 		rc = config_for(r, &s, &c, err, errlen);
 	if (rc == 0) {
+		struct sampler_cfg sc = { .interval_ms = query_of(r)->sample_ms > 0 ? query_of(r)->sample_ms : 10,
+					  .irqs = r->irqs, .npids = 1, .pids = { gettid() } };
+		bool sampled = sampler_start(&sm, &sc) == 0;
+
 		have_cpu = sysstat_cpu_read(&a) == 0;
 		rc = replay_run(&c, &x, err, errlen);
 		have_cpu &= sysstat_cpu_read(&b) == 0;
+		end = clock_now_ns();
+		if (sampled) {
+			sampler_stop(&sm);
+			placement = rc == 0 ? placement_json(&sm, end, x.elapsed_ms) : NULL;
+		}
+		sampler_free(&sm);
 	}
 	if (cfg_of(r)->have_map) {
 		blockmap_close(&cfg_of(r)->map);
@@ -495,9 +522,12 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 				  "ms", index_ms, "heap_evicted_bytes", (json_int_t)evicted));
 		json_object_set_new(rec, "disk", x.have_disk ? record_disk_json(r->disk, &x.disk) : json_null());
 		json_object_set_new(rec, "cpu", have_cpu ? cpu_json(&a, &b) : json_null());
+		json_object_set_new(json_object_get(rec, "replay"), "placement", placement ? placement : json_null());
 		json_object_set_new(rec, "data_checksums", json_string(s.checksums));
 		in_force = NULL;
+		placement = NULL;
 	}
+	json_decref(placement);
 	json_decref(in_force);
 	return rc;
 }

@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 42
+plan 46
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -24,6 +24,14 @@ checks() {
 			'select(.workload == "replay") | .replay.walk.tuples >= $rows and ($lossy > 0 or .replay.walk.tuples == $rows) and .replay.walk.bytes > 24 * .replay.read_blocks' "$R" | sort -u)" true
 	same "$2: the device's requests recorded for both kinds" \
 		"$(jq -r 'if .workload == "replay" then (.disk.reads | type) else (.phases.heap.disk.reads // .disk.reads | type) end' "$R" | sort -u)" number
+	# where each reader ran (a window too short for two samples has no
+	# placement): its shares of time by CPU sum to 1, and the share on the
+	# interrupts' CPU is known exactly when meta.json names the interrupts
+	PL='[.[] | (if .workload == "replay" then .replay.placement else .phases.heap.placement end) | select(. != null)]'
+	same "$2: each reader's time by CPU sums to 1, query and replay" \
+		"$(jq -rs "$PL"' | map((.reader_share | add) - 1 | fabs < 0.01) | if length > 0 then unique else ["none recorded"] end | tostring' "$R")" "[true]"
+	same "$2: the share on the interrupts' CPU where meta.json names the interrupts, else none" \
+		"$(jq -rs --argjson irqs "$(jq '.device.interrupts.irqs != null' "$1/meta.json")" "$PL"' | map(.on_irq_cpu | if $irqs then (type == "number" and . >= 0 and . <= 1) else . == null end) | if length > 0 then unique else ["none recorded"] end | tostring' "$R")" "[true]"
 	ok "$2: the report renders the replay section" sh -c "'$EB' report '$1' --no-plot | grep -q 'The replay trials'"
 	"$EB" report "$1" --no-plot --format json >"$1/report.json" 2>/dev/null
 	same "$2: the report's request difference is the records' (replay / query - 1)" \
