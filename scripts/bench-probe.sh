@@ -26,6 +26,13 @@
 # ratio >= BENCH_PROBE_IOPS_TARGET with the interval reaching 1, median CPU
 # ratio <= the row's CPU target (BENCH_PROBE_CPU_TARGET, or
 # BENCH_PROBE_CPU_TARGET_DEEP for io_uring at depths of 4 and more).
+# Both tools run on the same CPU (taskset): by default the one that takes
+# the device's completion interrupts, found by a 1 s probe before the rows
+# (a disk with one queue completes every read on one CPU, and a reader
+# elsewhere is woken from there: on the project's VM fio's psync reads ran
+# at about half the rate on the other CPU), so neither pays for a place the
+# other does not. BENCH_PROBE_CPU=N pins both to CPU N, none leaves them to
+# the scheduler.
 # Both draw blocks uniformly with replacement (fio --norandommap). Raw
 # outputs, the table and the load average at the start and the end go to
 # results/<UTC>-bench-probe/.
@@ -35,7 +42,8 @@
 # BENCH_PROBE_PSYNC (1; 0 skips the psync row), BENCH_PROBE_ROUNDS (6: even,
 # so each tool goes first equally often), BENCH_PROBE_MAX_ROUNDS (16),
 # BENCH_PROBE_MARGIN (0.02), BENCH_PROBE_IOPS_TARGET (0.99),
-# BENCH_PROBE_CPU_TARGET (1.00), BENCH_PROBE_CPU_TARGET_DEEP (0.85).
+# BENCH_PROBE_CPU_TARGET (1.00), BENCH_PROBE_CPU_TARGET_DEEP (0.85),
+# BENCH_PROBE_CPU (irq: the interrupts' CPU; none; or a CPU number).
 set -eu
 
 SIZE=${BENCH_PROBE_SIZE:-4G}
@@ -49,10 +57,11 @@ MARGIN=${BENCH_PROBE_MARGIN:-0.02}
 IOPS_TARGET=${BENCH_PROBE_IOPS_TARGET:-0.99}
 CPU_TARGET=${BENCH_PROBE_CPU_TARGET:-1.00}
 CPU_TARGET_DEEP=${BENCH_PROBE_CPU_TARGET_DEEP:-0.85}
+PIN=${BENCH_PROBE_CPU:-irq}
 BS=8k
 EIC=${EICBENCH:-./eicbench}
 
-for tool in fio jq numfmt; do
+for tool in fio jq numfmt taskset; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "bench-probe: $tool is needed (make deps)" >&2; exit 2; }
 done
 [ -x "$EIC" ] || { echo "bench-probe: build eicbench first (make)" >&2; exit 2; }
@@ -70,6 +79,13 @@ for v in "MARGIN=$MARGIN" "IOPS_TARGET=$IOPS_TARGET" "CPU_TARGET=$CPU_TARGET" "C
 	esac
 done
 
+case $PIN in
+irq|none) ;;
+''|*[!0-9]*) echo "bench-probe: BENCH_PROBE_CPU '$PIN' is not irq, none or a CPU number" >&2; exit 2 ;;
+*) [ "$PIN" -lt "$(nproc --all)" ] ||
+	{ echo "bench-probe: BENCH_PROBE_CPU $PIN is not a CPU of this machine (0 to $(($(nproc --all) - 1)))" >&2; exit 2; } ;;
+esac
+
 bytes=$(numfmt --from=iec "$SIZE") || { echo "bench-probe: BENCH_PROBE_SIZE '$SIZE' is not a size (e.g. 512M, 4G)" >&2; exit 2; }
 
 # The test file: made once with random bytes (real extents, not holes), reused.
@@ -83,16 +99,34 @@ fi
 OUT=results/$(date -u +%Y%m%dT%H%M%SZ)-bench-probe
 mkdir -p "$OUT"
 
+# The CPU both tools run on: the one that took most of the device's
+# interrupts in a short probe, or the one asked for; PINNED says which.
+ON=
+case $PIN in
+none) PINNED="not pinned (BENCH_PROBE_CPU=none)" ;;
+irq)
+	cpu=$("$EIC" probe --file "$FILE" --engine psync --depth 1 --bs "$BS" --direct --duration 1s --json --no-cold \
+		--out "$OUT/find-cpu" 2>"$OUT/find-cpu.log" |
+		jq -r '.interrupts.per_cpu // empty | to_entries | max_by(.value) | select(.value > 0) | .key')
+	if [ -n "$cpu" ]; then
+		ON="taskset -c $cpu"
+		PINNED="both on CPU $cpu, which took the device's interrupts"
+	else
+		PINNED="not pinned: the device's interrupts are not followed here (see $OUT/find-cpu.log)"
+	fi ;;
+*) ON="taskset -c $PIN"; PINNED="both on CPU $PIN (BENCH_PROBE_CPU)" ;;
+esac
+
 # ours ENGINE DEPTH TAG SEED: one point as a JSON line in $OUT/TAG.json
 ours() {
-	"$EIC" probe --file "$FILE" --engine "$1" --depth "$2" --bs "$BS" --direct \
+	$ON "$EIC" probe --file "$FILE" --engine "$1" --depth "$2" --bs "$BS" --direct \
 		--duration "${SECS}s" --seed "$4" --json --no-cold --out "$OUT/$3" >"$OUT/$3.json" 2>"$OUT/$3.log" ||
 		{ echo "bench-probe: eicbench failed, see $OUT/$3.log" >&2; exit 1; }
 }
 
 # theirs ENGINE DEPTH TAG SEED: fio's JSON in $OUT/TAG.json
 theirs() {
-	fio --name=probe --filename="$FILE" --ioengine="$1" --iodepth="$2" --rw=randread \
+	$ON fio --name=probe --filename="$FILE" --ioengine="$1" --iodepth="$2" --rw=randread \
 		--bs="$BS" --direct=1 --norandommap --randseed="$4" --runtime="$SECS" --time_based \
 		--output-format=json >"$OUT/$3.json" 2>"$OUT/$3.log" ||
 		{ echo "bench-probe: fio failed, see $OUT/$3.log" >&2; exit 1; }
@@ -150,7 +184,8 @@ point() {
 	stats row "$1" "$3" "$4" <"$OUT/round-$1-$3.txt" | tee -a "$OUT/table.txt"
 }
 
-echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS to $MAX_ROUNDS rounds; raw output in $OUT" >&2
+echo "bench-probe: $FILE, bs $BS, O_DIRECT random reads, ${SECS}s per run, $ROUNDS to $MAX_ROUNDS rounds, $PINNED; raw output in $OUT" >&2
+echo "$PINNED" >"$OUT/cpu.txt"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/load.txt"
 {
 	printf "%-9s %5s %9s %9s %6s %11s %3s %7s %7s %6s %11s %4s %6s %6s %6s %6s\n" "" "" "IOPS" "" "ratio" "" "" \

@@ -19,6 +19,7 @@
 #include "io/cache.h"
 #include "io/curve.h"
 #include "io/emulate/control.h"
+#include "io/irqcpu.h"
 
 /* Everything one run of the plan holds open. */
 struct session {
@@ -30,6 +31,7 @@ struct session {
 	const uint64_t   *list;
 	size_t            list_len;
 	struct device_info dev;
+	struct irqcpu_irqs irqs;           /* the device's interrupts, n 0: not followed */
 	struct probe_steady steady;
 	uint32_t          bs;              /* the block size the files are open with */
 	bool              flat[PROBE_PLAN_MAX_ENGINES];    /* stopped going deeper: IOPS stopped rising */
@@ -224,14 +226,31 @@ static void probe_config_for(const struct session *s, const struct engine_ops *e
 		c->count = blocks_pass_len(&c->seq);   /* one pass over the list or the file */
 }
 
+/* The interrupts each CPU took for the device during the point (B less
+ * A), or null when they are not followed. */
+static json_t *interrupts_json(const struct irqcpu_counts *a, const struct irqcpu_counts *b)
+{
+	json_t *per = json_array();
+
+	if (!a || !b) {
+		json_decref(per);
+		return json_null();
+	}
+	for (int c = 0; c < b->ncpu; c++)
+		json_array_append_new(per, json_integer((json_int_t)(b->per_cpu[c] - (c < a->ncpu ? a->per_cpu[c] : 0))));
+	return json_pack("{s:o}", "per_cpu", per);
+}
+
 /* Show and record one finished point. */
-static int record_point(struct session *s, const struct probe_result *r, const char *cold)
+static int record_point(struct session *s, const struct probe_result *r, const char *cold,
+			const struct irqcpu_counts *a, const struct irqcpu_counts *b)
 {
 	json_t *obj = probe_points_json(s->plan, s->dev.name[0] ? s->dev.name : NULL, r, cold);
 	int rc;
 
 	if (!obj)
 		return snprintf(s->err, s->errlen, "out of memory"), -ENOMEM;
+	json_object_set_new(obj, "interrupts", interrupts_json(a, b));
 	if (s->hooks && s->hooks->point)
 		s->hooks->point(s->hooks->arg, s->plan, r, obj);
 	rc = record_append(s->out->dir, PROBE_POINTS_FILE, obj, s->err, s->errlen);
@@ -246,6 +265,8 @@ static int run_point(struct session *s, unsigned engine, unsigned depth)
 	struct probe_config cfg;
 	struct probe_result *res = malloc(sizeof(*res));
 	const char *cold = make_cold(s);
+	struct irqcpu_counts ia, ib;
+	bool have_irqs;
 	int rc;
 
 	if (!cold || !res) {
@@ -253,10 +274,13 @@ static int run_point(struct session *s, unsigned engine, unsigned depth)
 		return cold ? -ENOMEM : -EIO;
 	}
 	probe_config_for(s, e, depth, &cfg);
+	have_irqs = s->irqs.n && irqcpu_read(NULL, &s->irqs, &ia) == 0;
 	rc = probe_run(&cfg, res, s->err, s->errlen);
+	have_irqs = have_irqs && irqcpu_read(NULL, &s->irqs, &ib) == 0;
 	if (rc < 0)
 		rc = res->failed == PROBE_FAILED_ENGINE_INIT ? 1 : -EIO;
-	else if ((rc = record_point(s, res, cold)) == 0 && !res->stopped) {
+	else if ((rc = record_point(s, res, cold, have_irqs ? &ia : NULL, have_irqs ? &ib : NULL)) == 0 &&
+		 !res->stopped) {
 		unsigned k = s->n[engine]++;
 
 		s->depth[engine][k] = depth;
@@ -411,6 +435,8 @@ static int prepare(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	json_decref(record_device_at(s->plan->paths[0], &s->dev));
+	if (!s->dev.name[0] || irqcpu_disk_irqs(NULL, s->dev.name, &s->irqs) != 0)
+		s->irqs.n = 0;
 	if ((rc = check_direct_bs(s)) || (rc = load_list(s)))
 		return rc;
 	return probe_points_folder(s->plan, &s->dev, s->map.nblocks, argc, argv,
