@@ -181,6 +181,7 @@ int pagereport_pause(struct pagereport_hold *h, const char *sys_root, const char
 				}
 			}
 			h->by_us = cur != paused || saved >= 0;
+			h->found_paused = !h->by_us;
 			h->paused = true;
 			h->order_paused = paused;
 			(void)flock(h->fd, LOCK_SH);
@@ -232,7 +233,8 @@ void pagereport_back(struct pagereport_hold *h, const char *proc_root, uint64_t 
 
 	h->backed_mib = 0;
 	h->backed_s = 0;
-	if (!h->by_us || want == 0 || total < 0)
+	/* what was reported before a pause found in place may be the host's */
+	if (!(h->by_us || h->found_paused) || want == 0 || total < 0)
 		return;
 	if ((uint64_t)total * 1024 / 20 > reserve)
 		reserve = (uint64_t)total * 1024 / 20;

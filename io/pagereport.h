@@ -31,6 +31,8 @@ struct pagereport_hold {
 	bool   on;                   /* the balloon reports free pages */
 	bool   paused;               /* reporting is paused while this is held */
 	bool   by_us;                /* this hold paused it (else another eicbench had) */
+	bool   found_paused;         /* it was paused already with no eicbench holding it
+				      * (the order set by hand): left as it was after */
 	long   order_before;         /* the order put back at the end; -1 unknown */
 	long   order_paused;         /* the order while paused; -1 */
 	double backed_mib, backed_s; /* memory touched after the pause, and how long it took */

@@ -236,6 +236,27 @@ static void test_back(void **state)
 	assert_int_equal(order_now(r), 9);
 }
 
+/* Paused by hand before any eicbench (11 with no state saved): shared as
+ * it is, memory given back, and left at 11 after, with nothing saved. */
+static void test_found_paused(void **state)
+{
+	struct roots *r = *state;
+	struct pagereport_hold h;
+	char text[128];
+
+	put(r->sys, "module/page_reporting/parameters/page_reporting_order", "11\n");
+	assert_int_equal(pagereport_pause(&h, r->sys, r->proc, r->state), 0);
+	assert_true(h.paused && h.found_paused);
+	assert_false(h.by_us);
+	assert_int_equal(h.order_before, 11);
+	pagereport_back(&h, r->proc, 100ull << 20);
+	assert_true(h.backed_mib == 128.0);
+	pagereport_release(&h);
+	assert_int_equal(order_now(r), 11);
+	state_text(r, text, sizeof(text));
+	assert_string_equal(text, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +266,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_boot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_found_paused, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

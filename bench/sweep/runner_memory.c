@@ -41,7 +41,9 @@ static json_t *pause_json(const struct pagereport_hold *h, bool kept, int recove
 	if (!h->paused)
 		return json_pack("{s:b, s:s}", "paused", 0, "why", h->why[0] ? h->why : "not paused");
 	return json_pack("{s:b, s:s, s:I, s:o, s:f, s:f}", "paused", 1,
-			 "by", h->by_us ? "this command" : "another eicbench, still running",
+			 "by", h->by_us ? "this command" : h->found_paused ?
+			       "nobody: found paused with no eicbench holding it, and left so" :
+			       "another eicbench, still running",
 			 "order", (json_int_t)h->order_paused,
 			 "order_put_back", h->order_before >= 0 ? json_integer(h->order_before) : json_null(),
 			 "memory_given_back_mib", h->backed_mib, "memory_given_back_s", h->backed_s);
@@ -95,12 +97,16 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 		record(rs, n, pause_json(h, false, 0));
 		return;
 	}
-	if (h->by_us) {
+	if (h->by_us || h->found_paused) {
 		for (int i = 0; i < n && !want; i++)
 			want = database_bytes(&rs[i]);
 		want = (2 * want + (1ull << 30) + PAGEREPORT_BACK_CHUNK - 1) / PAGEREPORT_BACK_CHUNK * PAGEREPORT_BACK_CHUNK;
-		fprintf(stderr, "eicbench %s: the host takes free memory back: free page reporting paused for the trials (page_reporting_order %ld, put back to %ld after); giving back up to %.1f GiB of memory first\n",
-			cmd, h->order_paused, h->order_before, (double)want / (1ull << 30));
+		if (h->by_us)
+			fprintf(stderr, "eicbench %s: the host takes free memory back: free page reporting paused for the trials (page_reporting_order %ld, put back to %ld after); giving back up to %.1f GiB of memory first\n",
+				cmd, h->order_paused, h->order_before, (double)want / (1ull << 30));
+		else
+			fprintf(stderr, "eicbench %s: free page reporting was found paused (page_reporting_order %ld) with no eicbench holding it: left so after; giving back up to %.1f GiB of memory first\n",
+				cmd, h->order_paused, (double)want / (1ull << 30));
 		pagereport_back(h, NULL, want);
 		fprintf(stderr, "eicbench %s: %.1f GiB given back in %.1f s\n", cmd, h->backed_mib / 1024, h->backed_s);
 	}
