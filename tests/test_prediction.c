@@ -146,6 +146,52 @@ static void error_in_parts(void **state)
 	report_free(&r);
 }
 
+/* Steal time on the CPUs of TRIAL (value, round), as the sampler records it. */
+static void steal(struct report *r, const char *value, int round, double pct)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(r->trials, i, t)
+		if (!strcmp(json_string_value(json_object_get(json_object_get(t, "settings"),
+							      "effective_io_concurrency")), value) &&
+		    json_integer_value(json_object_get(t, "round")) == round)
+			json_object_set_new(t, "cpu", json_pack("{s:f}", "steal_pct", pct));
+}
+
+/* A run the disturbance rule flags (steal time over 10%) is out of the
+ * medians, as out of the answer; when every run of a value is, all stay. */
+static void flagged_left_out(void **state)
+{
+	char err[1024];
+	struct report r;
+	struct prediction p;
+	const struct prediction_value *v;
+
+	(void)state;
+
+	assert_int_equal(report_load(F, &r, err, sizeof(err)), 0);
+	steal(&r, "4", 2, 25.0);        /* the run of 210 ms */
+	assert_int_equal(prediction_build(&r, 0, &p), 0);
+	v = value(&p, "4");
+	assert_int_equal(v->query_runs, 2);
+	assert_int_equal(v->flagged_out, 1);
+	assert_float_equal(v->heap_ms, 195, 1e-9);            /* 200 and 190 */
+	assert_int_equal(v->replay_runs, 3);                  /* the replays are not judged */
+	assert_float_equal(v->replay_ms, 225, 1e-9);
+	v = value(&p, "16");
+	assert_int_equal(v->flagged_out, 0);
+	assert_int_equal(v->query_runs, 3);
+	steal(&r, "4", 1, 25.0);
+	steal(&r, "4", 3, 25.0);
+	assert_int_equal(prediction_build(&r, 0, &p), 0);
+	v = value(&p, "4");
+	assert_int_equal(v->flagged_out, 0);
+	assert_int_equal(v->query_runs, 3);
+	assert_float_equal(v->heap_ms, 200, 1e-9);
+	report_free(&r);
+}
+
 static void without_replays(void **state)
 {
 	struct report r;
@@ -165,6 +211,7 @@ int main(void)
 		cmocka_unit_test(medians_and_errors),
 		cmocka_unit_test(split_adds_up),
 		cmocka_unit_test(error_in_parts),
+		cmocka_unit_test(flagged_left_out),
 		cmocka_unit_test(without_replays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

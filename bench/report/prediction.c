@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/report/regret.h"
+
 #define HEAP "explain.bitmap.heap_phase."
 
 /* Does query trial T count (a heap-phase time, the plan of its settings)? */
@@ -141,13 +143,43 @@ static void device(const json_t *disk, struct column *pace, struct column *busy)
 	add(busy, util);
 }
 
-static void gather(const struct report *r, size_t g, struct cols *c, const char **model)
+/* Is round ROUND of VALUE one the disturbance rule flagged? */
+static bool flagged(const struct regret *f, const char *value, int round)
+{
+	for (size_t i = 0; f && i < f->nflags; i++)
+		if (f->flags[i].round == round && !strcmp(f->values[f->flags[i].v], value))
+			return true;
+	return false;
+}
+
+/* The query trials of group G that count, and of them the flagged ones. */
+static size_t flagged_of(const struct report *r, size_t g, const struct regret *f, const char *value,
+			 size_t *all)
+{
+	const json_t *t;
+	size_t i, n = 0;
+
+	*all = 0;
+	json_array_foreach(r->trials, i, t)
+		if (counts(t) && report_group_of(r, t) == g) {
+			(*all)++;
+			n += flagged(f, value, (int)json_integer_value(json_object_get(t, "round")));
+		}
+	return n;
+}
+
+/* The trials of group G; query trials of a flagged round left out when
+ * SKIP_FLAGGED (the replay trials are not judged by the rule). */
+static void gather(const struct report *r, size_t g, struct cols *c, const char **model,
+		   const struct regret *f, const char *value, bool skip_flagged)
 {
 	const json_t *t;
 	size_t i;
 
 	json_array_foreach(r->trials, i, t) {
 		if (!counts(t) || report_group_of(r, t) != g)
+			continue;
+		if (skip_flagged && flagged(f, value, (int)json_integer_value(json_object_get(t, "round"))))
 			continue;
 		add(&c->heap, report_num_at(t, HEAP "total_ms"));
 		add(&c->trial_reqs, report_num_at(t, "phases.heap.disk.reads"));
@@ -242,19 +274,38 @@ int prediction_build(const struct report *r, size_t series, struct prediction *o
 	size_t idx[r->ngroups + 1], n = series < r->nseries ? report_series_groups(r, series, idx) : 0;
 	int ret = 0;
 
+	struct regret *f;
+	char err[256];
+
 	memset(out, 0, sizeof(*out));
 	out->zero = REPORT_NONE;
 	if (!r->companions || !json_array_size(r->companions))
 		return -ENOENT;
+	/* the runs the decision leaves out as disturbed are left out here too */
+	f = calloc(1, sizeof(*f));
+	if (f) {
+		const struct report *reps[1] = { r };
+		size_t ser[1] = { series };
+		const char *names[1] = { "query" };
+
+		if (regret_build(reps, ser, names, 1, regret_margin_of(r), f, err, sizeof(err)) < 0) {
+			free(f);
+			f = NULL;
+		}
+	}
 	for (size_t k = 0; ret == 0 && k < n && out->nvalues < PREDICTION_MAX_VALUES; k++) {
 		struct prediction_value *v = &out->v[out->nvalues];
 		struct cols c;
+		size_t all, nflagged;
 
 		ret = cols_alloc(&c, json_array_size(r->trials) + json_array_size(r->companions));
 		if (ret == 0) {
 			v->group = idx[k];
 			v->value = report_value(r, &r->groups[idx[k]], r->swept);
-			gather(r, idx[k], &c, &out->model);
+			nflagged = flagged_of(r, idx[k], f, v->value, &all);
+			/* all of them flagged: kept, as the decision keeps them then */
+			v->flagged_out = nflagged < all ? nflagged : 0;
+			gather(r, idx[k], &c, &out->model, f, v->value, v->flagged_out > 0);
 			judge(v, &c);
 			median_split(c.splits, c.nsplits, &v->split);
 			out->replays += c.replay.n;
@@ -263,6 +314,10 @@ int prediction_build(const struct report *r, size_t series, struct prediction *o
 			out->nvalues++;
 		}
 		cols_free(&c);
+	}
+	if (f) {
+		regret_free(f);
+		free(f);
 	}
 	return ret < 0 ? ret : out->replays ? 0 : -ENOENT;
 }

@@ -51,6 +51,7 @@ struct prediction_value {
 	size_t group;                  /* index into report.groups */
 	const char *value;             /* the swept value */
 	size_t query_runs, replay_runs;
+	size_t flagged_out;            /* query runs the disturbance rule flagged, left out of the medians */
 	double heap_ms, replay_ms;     /* medians */
 	double replay_wait_ms;         /* the replay's time in reads, median */
 	double error, error_lo, error_hi, coverage;   /* ln(replay / query) and its interval */

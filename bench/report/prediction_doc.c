@@ -37,7 +37,10 @@ static void prediction_table(struct doc *d, const struct prediction *p)
 		const char *cells[13];
 
 		snprintf(c[0], 48, "%s", v->value);
-		snprintf(c[1], 48, "%zu/%zu", v->query_runs, v->replay_runs);
+		if (v->flagged_out)
+			snprintf(c[1], 48, "%zu/%zu (+%zu flagged)", v->query_runs, v->replay_runs, v->flagged_out);
+		else
+			snprintf(c[1], 48, "%zu/%zu", v->query_runs, v->replay_runs);
 		doc_num(c[2], 48, "%.1f", v->heap_ms);
 		doc_num(c[3], 48, "%.1f", v->replay_ms);
 		doc_num(c[4], 48, "%+.2f", v->error);
@@ -282,6 +285,21 @@ static void error_named(FILE *f, const struct prediction_value *v)
 	placed(f, v);
 }
 
+/* The values whose flagged query runs were left out, and how many. */
+static void left_out(FILE *f, const struct prediction *p)
+{
+	size_t n = 0, runs = 0;
+
+	for (size_t i = 0; i < p->nvalues; i++)
+		if (p->v[i].flagged_out) {
+			fprintf(f, "%s %s (%zu)", n++ ? "," : " Query runs the disturbance rule flagged are left out of these medians, as they are out of the answer: at",
+				p->v[i].value, p->v[i].flagged_out);
+			runs += p->v[i].flagged_out;
+		}
+	if (n)
+		fprintf(f, "; the replay trials beside them are kept (%zu run%s in all).", runs, runs > 1 ? "s" : "");
+}
+
 /* Values where the replay reproduced the reads but not the time, by how much. */
 static void off_in_size(FILE *f, const struct prediction *p)
 {
@@ -345,6 +363,7 @@ static void words(struct doc *d, const struct prediction *p, const json_t *seq, 
 		if (i != REPORT_NONE && i != p->zero)
 			told(f, p, i);
 	}
+	left_out(f, p);
 	unchecked(f, p);
 	off_in_size(f, p);
 	if (fclose(f) == 0 && len > 1)
@@ -364,7 +383,7 @@ static void series_section(struct doc *d, const struct report *r, size_t s, cons
 	if (r->nseries > 1)
 		doc_para(d, "With %s:", report_series_label(r, s, label, sizeof(label)));
 	prediction_table(d, p);
-	doc_para(d, "runs: query/replay trials; heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
+	doc_para(d, "runs: query/replay trials (+N flagged: query runs the disturbance rule flagged, left out here as they are out of the answer, unless every run of the value was); heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
 		 PREDICTION_MAX_REQ_DIFF * 100);
 	if (any_parts(p)) {
 		parts_table(d, p);
@@ -416,7 +435,7 @@ json_t *prediction_json(const struct report *r)
 			struct prediction_split ch;
 
 			prediction_change(&p, i, &ch);
-			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}",
 				"series", r->nseries > 1 ? report_series_label(r, s, label, sizeof(label)) : NULL,
 				"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
 				"error", jnum(v->error), "error_lo", jnum(v->error_lo),
@@ -431,7 +450,8 @@ json_t *prediction_json(const struct report *r)
 				"query_busy", jnum(v->trial_busy), "replay_busy", jnum(v->replay_busy),
 				"query_cpu_ms", jnum(v->trial_cpu_ms), "query_system_ms", jnum(v->trial_sys_ms),
 				"replay_cpu_ms", jnum(v->replay_cpu_ms), "replay_system_ms", jnum(v->replay_sys_ms),
-				"query_on_irq_cpu", jnum(v->trial_on_irq), "replay_on_irq_cpu", jnum(v->replay_on_irq)));
+				"query_on_irq_cpu", jnum(v->trial_on_irq), "replay_on_irq_cpu", jnum(v->replay_on_irq),
+				"query_runs", (json_int_t)v->query_runs, "query_runs_flagged_out", (json_int_t)v->flagged_out));
 		}
 	}
 	return rows;
