@@ -89,3 +89,17 @@ ssize_t file_pread_full(int fd, void *buf, size_t size, off_t off)
 	}
 	return (ssize_t)done;
 }
+
+long file_read_long(const char *path)
+{
+	char *text, *end;
+	long v;
+
+	if (file_read_all(path, 1 << 16, &text, NULL) < 0)
+		return -1;
+	v = strtol(text, &end, 10);
+	if (end == text || v < 0)
+		v = -1;
+	free(text);
+	return v;
+}

@@ -18,6 +18,11 @@
  */
 int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len);
 
+/* The number a small file (a sysfs or procfs value) starts with, or -1
+ * when it cannot be read, does not start with a number or holds a
+ * negative one. */
+long file_read_long(const char *path);
+
 /*
  * pread(2) until SIZE bytes at OFF are in BUF, end of file or an error,
  * going on after EINTR and short reads. The bytes read (fewer than SIZE

@@ -35,16 +35,18 @@ static int cmp_int(const void *a, const void *b)
 /* DIR/msi_irqs's entries, else DIR/irq when not 0. 0, -ENOENT, -E2BIG. */
 static int irqs_at(const char *dir, struct irqcpu_irqs *out)
 {
-	char path[PATH_MAX + 16], *text = NULL;
+	char path[PATH_MAX + 16];
 	struct dirent *e;
 	DIR *d;
+	long v;
 	int rc = -ENOENT;
 
 	snprintf(path, sizeof(path), "%s/msi_irqs", dir);
 	if ((d = opendir(path))) {
 		while ((e = readdir(d))) {
 			char *end;
-			long v = strtol(e->d_name, &end, 10);
+
+			v = strtol(e->d_name, &end, 10);
 
 			if (end == e->d_name || *end || v <= 0)
 				continue;
@@ -62,25 +64,29 @@ static int irqs_at(const char *dir, struct irqcpu_irqs *out)
 		return rc;
 	}
 	snprintf(path, sizeof(path), "%s/irq", dir);
-	if (file_read_all(path, 64, &text, NULL) == 0) {
-		long v = strtol(text, NULL, 10);
-
-		if (v > 0) {
-			out->irq[out->n++] = (int)v;
-			rc = 0;
+	if ((v = file_read_long(path)) > 0) {
+		if (out->n == IRQCPU_MAX_IRQS) {
+			out->n = 0;
+			return -E2BIG;
 		}
-		free(text);
+		out->irq[out->n++] = (int)v;
+		rc = 0;
 	}
 	return rc;
 }
 
 int irqcpu_disk_irqs(const char *sysroot, const char *name, struct irqcpu_irqs *out)
 {
+	memset(out, 0, sizeof(*out));
+	return irqcpu_disk_add(sysroot, name, out);
+}
+
+int irqcpu_disk_add(const char *sysroot, const char *name, struct irqcpu_irqs *out)
+{
 	char path[PATH_MAX + 64], blk[PATH_MAX], dev[PATH_MAX], top[PATH_MAX];
 	const char *root = root_of(sysroot);
 	int rc = -ENOENT;
 
-	memset(out, 0, sizeof(*out));
 	if (!name || !name[0] || strchr(name, '/'))
 		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/devices", root);

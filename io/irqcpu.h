@@ -42,6 +42,12 @@ struct irqcpu_counts {
  */
 int irqcpu_disk_irqs(const char *sysroot, const char *name, struct irqcpu_irqs *out);
 
+/* The same, added to those OUT holds already (an md or dm device's are its
+ * members' together): 0 when NAME had some, -ENOENT, or -E2BIG with OUT
+ * emptied when they do not all fit. On failure OUT's count is 0 or as it
+ * was; in every case it holds only interrupts found. */
+int irqcpu_disk_add(const char *sysroot, const char *name, struct irqcpu_irqs *out);
+
 /* Parse one per_cpu_count text ("0,46250701"), adding it into OUT.
  * 0 or -EINVAL (not numbers, or more CPUs than IRQCPU_MAX_CPUS). */
 int irqcpu_parse_add(const char *text, struct irqcpu_counts *out);

@@ -35,17 +35,6 @@ static char *read_path(const char *path)
 	return file_read_all(path, 1 << 16, &text, NULL) == 0 ? text : NULL;
 }
 
-static long read_long_at(const char *path)
-{
-	char *text = read_path(path), *end;
-	long v = text ? strtol(text, &end, 10) : -1;
-
-	if (text && (end == text || v < 0))
-		v = -1;
-	free(text);
-	return v;
-}
-
 static int write_long_at(const char *path, long v)
 {
 	char buf[32];
@@ -161,7 +150,7 @@ int pagereport_pause(struct pagereport_hold *h, const char *sys_root, const char
 	for (int tries = 0; tries < 5; tries++) {
 		if (flock(h->fd, LOCK_EX | LOCK_NB) == 0) {
 			/* no live holder: what a dead one saved is the order to put back */
-			cur = read_long_at(h->order_path);
+			cur = file_read_long(h->order_path);
 			saved = saved_order(h->fd, proc_root);
 			h->order_before = saved >= 0 ? saved : cur;
 			if (cur < 0) {
@@ -190,7 +179,7 @@ int pagereport_pause(struct pagereport_hold *h, const char *sys_root, const char
 		/* another eicbench holds it: share it while it is paused */
 		if (flock(h->fd, LOCK_SH) < 0)
 			break;
-		if (read_long_at(h->order_path) == paused) {
+		if (file_read_long(h->order_path) == paused) {
 			h->paused = true;
 			h->order_paused = paused;
 			h->order_before = saved_order(h->fd, proc_root);
@@ -234,7 +223,7 @@ void pagereport_back(struct pagereport_hold *h, const char *proc_root, uint64_t 
 	h->backed_mib = 0;
 	h->backed_s = 0;
 	/* what was reported before a pause found in place may be the host's */
-	if (!(h->by_us || h->found_paused) || want == 0 || total < 0)
+	if (!pagereport_gives_back(h) || want == 0 || total < 0)
 		return;
 	if ((uint64_t)total * 1024 / 20 > reserve)
 		reserve = (uint64_t)total * 1024 / 20;

@@ -41,6 +41,13 @@ struct pagereport_hold {
 	char   proc_root[SYSSTAT_PATH_MAX];   /* "" for /proc */
 };
 
+/* The pause is this hold's to give memory back for: it paused it, or
+ * found it paused with nobody holding it. */
+static inline bool pagereport_gives_back(const struct pagereport_hold *h)
+{
+	return h->by_us || h->found_paused;
+}
+
 /*
  * Pause reporting under SYS_ROOT (NULL: "/sys"; PROC_ROOT likewise for
  * "/proc") with the state file STATE_PATH. Nothing to do when no balloon

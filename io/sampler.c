@@ -77,7 +77,7 @@ static int take(struct sampler *s)
 	if (s->cfg.irqs.n && !s->irqs_missing) {
 		struct irqcpu_counts c;
 
-		if (irqcpu_read(s->cfg.sysroot, &s->cfg.irqs, &c) == 0) {
+		if (irqcpu_read(NULL, &s->cfg.irqs, &c) == 0) {
 			memcpy(x->irqs, c.per_cpu, sizeof(x->irqs));
 			if (c.ncpu > s->irq_ncpu)
 				s->irq_ncpu = c.ncpu;

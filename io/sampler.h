@@ -35,7 +35,6 @@ struct sampler_cfg {
 	int         npids;
 	int         interval_ms;                /* 0: 100 */
 	struct irqcpu_irqs irqs;                /* the devices' interrupts to follow (n 0: none) */
-	const char *sysroot;                    /* where /sys is (NULL: /sys) */
 };
 
 /* One sample: a device that could not be read keeps its last value

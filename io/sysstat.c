@@ -51,15 +51,6 @@ static int read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static long read_long(const char *path)
-{
-	char buf[64];
-
-	if (read_line(path, buf, sizeof(buf)) < 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
 #define BALLOON_DEVICE_ID "0x0005"
 #define BALLOON_F_REPORTING 5
 
@@ -89,9 +80,9 @@ int sysstat_page_reporting_read(const char *sys_root, struct page_reporting *out
 	closedir(d);
 	if (out->on) {
 		snprintf(path, sizeof(path), "%s/module/page_reporting/parameters/page_reporting_order", root);
-		out->order = read_long(path);
+		out->order = file_read_long(path);
 		snprintf(path, sizeof(path), "%s/module/page_reporting/parameters/reported_kib", root);
-		out->reported_kib = read_long(path);
+		out->reported_kib = file_read_long(path);
 	}
 	return 0;
 }
@@ -332,7 +323,7 @@ static long queue_long(const char *disk, const char *what)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", disk, what);
-	return read_long(path);
+	return file_read_long(path);
 }
 
 /* "none [mq-deadline] kyber" -> "mq-deadline"; a lone word is taken as is. */
@@ -409,7 +400,7 @@ static void identity(struct device_info *out)
 	if (read_line(path, out->vendor, sizeof(out->vendor)) == 0)
 		trim(out->vendor);
 	snprintf(path, sizeof(path), "/sys/block/%s/size", out->disk);
-	sectors = read_long(path);
+	sectors = file_read_long(path);
 	out->size_bytes = sectors < 0 ? -1 : (long long)sectors * 512;	/* always 512-byte units */
 	transport_of(out);
 	snprintf(path, sizeof(path), "/sys/block/%s/device/device", out->disk);

@@ -95,6 +95,15 @@ static void found(void **state)
 	/* a queue per CPU: not followed */
 	assert_int_equal(irqcpu_disk_irqs(root, "nvme0n1", &q), -E2BIG);
 	assert_int_equal(q.n, 0);
+	/* an md or dm device's: its members' together; too many empty it */
+	assert_int_equal(irqcpu_disk_irqs(root, "vda", &q), 0);
+	assert_int_equal(irqcpu_disk_add(root, "loop0", &q), -ENOENT);
+	assert_int_equal(q.n, 2);
+	assert_int_equal(irqcpu_disk_add(root, "sda", &q), 0);
+	assert_int_equal(q.n, 3);
+	assert_int_equal(q.irq[2], 19);        /* added after the disk's own */
+	assert_int_equal(irqcpu_disk_add(root, "nvme0n1", &q), -E2BIG);
+	assert_int_equal(q.n, 0);
 	/* no device behind it, none at all, a name that is a path */
 	assert_int_equal(irqcpu_disk_irqs(root, "loop0", &q), -ENOENT);
 	assert_int_equal(irqcpu_disk_irqs(root, "sdz", &q), -ENOENT);

@@ -435,8 +435,8 @@ static int prepare(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	json_decref(record_device_at(s->plan->paths[0], &s->dev));
-	if (!s->dev.name[0] || irqcpu_disk_irqs(NULL, s->dev.name, &s->irqs) != 0)
-		s->irqs.n = 0;
+	if (s->dev.name[0])
+		(void)irqcpu_disk_irqs(NULL, s->dev.name, &s->irqs);   /* none followed (n 0) when not found */
 	if ((rc = check_direct_bs(s)) || (rc = load_list(s)))
 		return rc;
 	return probe_points_folder(s->plan, &s->dev, s->map.nblocks, argc, argv,

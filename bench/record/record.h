@@ -16,7 +16,7 @@
 #include <time.h>
 #include <jansson.h>
 
-#include "io/irqcpu.h"
+#include "io/sampler.h"
 #include "io/sysstat.h"
 
 #define RECORD_META      "meta.json"
@@ -96,11 +96,12 @@ void record_utc_iso(time_t when, char *buf, size_t len);
 /* What DEVICE did between two /proc/diskstats snapshots, for a record. */
 json_t *record_disk_json(const char *device, const struct disk_delta *d);
 
-/* Where a reader ran and where the device's interrupts went (io/irqcpu.h):
- * "on_irq_cpu" (null when unknown), each CPU's share of the reader's time
- * ("reader_share", null without it) and its interrupts ("irqs", null
- * without them). */
-json_t *record_placement_json(const struct irqcpu_placement *p);
+/* Where pid J of SM ran over [T0, T1] and where the device's interrupts
+ * went (io/irqcpu.h, sampler_placement_window): "on_irq_cpu" (null when
+ * unknown), each CPU's share of the reader's time ("reader_share", null
+ * without it) and its interrupts ("irqs", null without them); null when
+ * the window has no placement (too short, the pid never read). */
+json_t *record_placement_window(const struct sampler *sm, int j, uint64_t t0, uint64_t t1);
 
 /* The device under the data directory; absent values (-1, "") are null; a
  * published (emulated) device adds "published" and "emulated", its model. */

@@ -214,17 +214,22 @@ json_t *record_meta_new(const struct record_head *h, struct device_info *dev)
 	return meta;
 }
 
-json_t *record_placement_json(const struct irqcpu_placement *p)
+json_t *record_placement_window(const struct sampler *sm, int j, uint64_t t0, uint64_t t1)
 {
-	json_t *share = p->have_reader ? json_array() : json_null();
-	json_t *irqs = p->have_irqs ? json_array() : json_null();
-	double on = irqcpu_on_irq_cpu(p);
+	struct irqcpu_placement p;
+	json_t *share, *irqs;
+	double on;
 
-	for (int c = 0; c < p->ncpu && c < IRQCPU_MAX_CPUS; c++) {
-		if (p->have_reader)
-			json_array_append_new(share, json_real(round(p->share[c] * 1000) / 1000));
-		if (p->have_irqs)
-			json_array_append_new(irqs, json_integer((json_int_t)p->irqs[c]));
+	if (sampler_placement_window(sm, j, t0, t1, &p) < 0)
+		return json_null();
+	share = p.have_reader ? json_array() : json_null();
+	irqs = p.have_irqs ? json_array() : json_null();
+	on = irqcpu_on_irq_cpu(&p);
+	for (int c = 0; c < p.ncpu && c < IRQCPU_MAX_CPUS; c++) {
+		if (p.have_reader)
+			json_array_append_new(share, json_real(round(p.share[c] * 1000) / 1000));
+		if (p.have_irqs)
+			json_array_append_new(irqs, json_integer((json_int_t)p.irqs[c]));
 	}
 	return json_pack("{s:o, s:o, s:o}", "on_irq_cpu", isnan(on) ? json_null() : json_real(round(on * 1000) / 1000),
 			 "reader_share", share, "irqs", irqs);

@@ -97,7 +97,7 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 		record(rs, n, pause_json(h, false, 0));
 		return;
 	}
-	if (h->by_us || h->found_paused) {
+	if (pagereport_gives_back(h)) {
 		for (int i = 0; i < n && !want; i++)
 			want = database_bytes(&rs[i]);
 		want = (2 * want + (1ull << 30) + PAGEREPORT_BACK_CHUNK - 1) / PAGEREPORT_BACK_CHUNK * PAGEREPORT_BACK_CHUNK;

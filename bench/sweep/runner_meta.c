@@ -23,7 +23,7 @@
 static void watch(struct runner *r, const struct device_info *dev)
 {
 	r->irqs_rc = -ENOENT;
-	r->irqs.n = 0;
+	r->irqs.n = 0;                /* none followed unless found */
 	if (!dev->name[0])
 		return;
 	snprintf(r->disk, sizeof(r->disk), "%s", dev->name);
@@ -31,24 +31,13 @@ static void watch(struct runner *r, const struct device_info *dev)
 	r->nmembers = dev->nmembers;
 	memcpy(r->members, dev->members, sizeof(dev->members));
 	/* the interrupts of the device, else of its members together */
-	if ((r->irqs_rc = irqcpu_disk_irqs(NULL, r->disk, &r->irqs)) != 0)
-		r->irqs.n = 0;
-	for (int i = 0; r->irqs_rc == -ENOENT && i < r->nmembers; i++) {
-		struct irqcpu_irqs m;
-		int rc = irqcpu_disk_irqs(NULL, r->members[i], &m);
+	r->irqs_rc = irqcpu_disk_irqs(NULL, r->disk, &r->irqs);
+	for (int i = 0, own = r->irqs_rc != -ENOENT; !own && r->irqs_rc != -E2BIG && i < r->nmembers; i++) {
+		int rc = irqcpu_disk_add(NULL, r->members[i], &r->irqs);
 
-		for (int k = 0; rc == 0 && k < m.n; k++) {
-			if (r->irqs.n == IRQCPU_MAX_IRQS) {
-				rc = -E2BIG;
-				break;
-			}
-			r->irqs.irq[r->irqs.n++] = m.irq[k];
-		}
-		if (rc == -E2BIG)
-			r->irqs_rc = -E2BIG, r->irqs.n = 0;
+		if (rc != -ENOENT)
+			r->irqs_rc = rc;
 	}
-	if (r->irqs_rc == -ENOENT && r->irqs.n)
-		r->irqs_rc = 0;
 }
 
 /* Which interrupts the trials follow, or why none. */
@@ -56,7 +45,7 @@ static json_t *interrupts_json(const struct runner *r)
 {
 	json_t *irqs = json_array();
 
-	if (r->irqs_rc == 0 && r->irqs.n) {
+	if (r->irqs_rc == 0) {
 		for (int i = 0; i < r->irqs.n; i++)
 			json_array_append_new(irqs, json_integer(r->irqs.irq[i]));
 		return json_pack("{s:o}", "irqs", irqs);

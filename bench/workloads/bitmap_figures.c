@@ -98,11 +98,7 @@ static json_t *aios_window(const struct bitmap_measure *m, uint64_t t0, uint64_t
 /* Where the backend ran and where the device's interrupts went. */
 static json_t *placement_window(const struct bitmap_measure *m, uint64_t t0, uint64_t t1)
 {
-	struct irqcpu_placement p;
-
-	if (m->pid <= 0 || sampler_placement_window(&m->sm, 0, t0, t1, &p) < 0)
-		return json_null();
-	return record_placement_json(&p);
+	return m->pid > 0 ? record_placement_window(&m->sm, 0, t0, t1) : json_null();
 }
 
 /* Device, CPUs, backend, workers and I/Os in flight over [T0, T1]. */

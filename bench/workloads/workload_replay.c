@@ -455,19 +455,6 @@ static json_t *cpu_json(const struct cpu_snap *a, const struct cpu_snap *b)
 			 "iowait_pct", d.iowait_pct, "idle_pct", d.idle_pct, "steal_pct", d.steal_pct);
 }
 
-/* Where the replay's reader ran, sampled as the query's backend is (at the
- * query's interval, from /proc/TID), and where the device's interrupts
- * went, over the ELAPSED_MS before END. */
-static json_t *placement_json(const struct sampler *sm, uint64_t end, double elapsed_ms)
-{
-	struct irqcpu_placement p;
-	uint64_t span = (uint64_t)(elapsed_ms * 1e6);
-
-	if (span >= end || sampler_placement_window(sm, 0, end - span, end, &p) < 0)
-		return json_null();
-	return record_placement_json(&p);
-}
-
 static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, char *err, size_t errlen)
 {
 	struct in_force s = { 0 };
@@ -502,7 +489,10 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 		end = clock_now_ns();
 		if (sampled) {
 			sampler_stop(&sm);
-			placement = rc == 0 ? placement_json(&sm, end, x.elapsed_ms) : NULL;
+			/* the replay's reader, sampled as the query's backend is
+			 * (from /proc/TID), over its reads: the elapsed time before END */
+			placement = rc == 0 && x.elapsed_ms * 1e6 < (double)end ?
+				    record_placement_window(&sm, 0, end - (uint64_t)(x.elapsed_ms * 1e6), end) : NULL;
 		}
 		sampler_free(&sm);
 	}
