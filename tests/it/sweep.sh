@@ -167,13 +167,21 @@ same "and its key apart from the plan's" "$(jq -r 'select(.priming == true) | .t
 same "every recorded trial of the plan once" "$(jq -r 'select(.priming != true) | .trial_key' "$T/s9/trials.jsonl" | sort -u | wc -l)" \
 	"$(jq -r '.plan.trial_keys | length' "$T/s9/meta.json")"
 ok "the racing record: margin, why it stopped" jq -e '.plan.racing.margin == 0.1 and (.plan.racing.stopped | type == "string") and (.plan.racing.dropped | type == "array")' "$T/s9/meta.json"
-if [ "$(jq '.plan.racing.dropped | length' "$T/s9/meta.json")" -gt 0 ]; then
+# A value leaves only when the runs show it out; on this small data set a
+# round of disturbed runs (index phases of 15 ms taking 30) can keep every
+# value in, so the same sweep runs once more before the check is skipped.
+R9=$T/s9
+if [ "$(jq '.plan.racing.dropped | length' "$R9/meta.json")" -eq 0 ]; then
+	"$EB" sweep --datadir "$D" --query sparse --eic 0,1,64 --runs 3 --race --prime --max-runs 5 --out "$T/s9b" >/dev/null 2>&1
+	R9=$T/s9b
+fi
+if [ "$(jq '.plan.racing.dropped | length' "$R9/meta.json" 2>/dev/null || echo 0)" -gt 0 ]; then
 	same "a value that left has no trial after its round" \
-		"$(jq -r '.plan.racing.dropped[] | "\(.value) \(.after_round)"' "$T/s9/meta.json" | while read -r v k; do
-			jq -s --arg v "$v" --argjson k "$k" '[.[] | select(.settings.effective_io_concurrency == $v and .round > $k and .priming != true)] | length' "$T/s9/trials.jsonl"
+		"$(jq -r '.plan.racing.dropped[] | "\(.value) \(.after_round)"' "$R9/meta.json" | while read -r v k; do
+			jq -s --arg v "$v" --argjson k "$k" '[.[] | select(.settings.effective_io_concurrency == $v and .round > $k and .priming != true)] | length' "$R9/trials.jsonl"
 		done | sort -u)" 0
 else
-	skip "a value that left has no trial after its round" "no value left the race in this sweep"
+	skip "a value that left has no trial after its round" "no value left the race in two sweeps"
 fi
 fails 2 "only counts with --race" "--peer without --race" "$EB" sweep --datadir "$D" --peer "$T/s7"
 
