@@ -149,10 +149,17 @@ q 'ALTER TABLESPACE pg_default RESET (effective_io_concurrency)' >/dev/null
 says "--until-separated adds rounds" "^Written to $T/s7: summary.csv" "$EB" sweep --datadir "$D" --query sparse --eic 0,64 --runs 1 --until-separated --max-runs 6 --out "$T/s7"
 r7=$(jq -r '.plan.runs' "$T/s7/meta.json")
 same "it added rounds, up to --max-runs" "$(jq -r '.plan.runs >= 2 and .plan.runs <= 6' "$T/s7/meta.json")" true
-if [ "$r7" -lt 6 ]; then
-	ok "stopped early only when decided" grep -q "Recommended: effective_io_concurrency = " "$T/s7/report.md"
+# Disturbed runs on this small data set can hold the answer open to the
+# last round; then the same sweep runs once more before the check is skipped.
+R7=$T/s7 n7=$r7
+if [ "$n7" -ge 6 ]; then
+	"$EB" sweep --datadir "$D" --query sparse --eic 0,64 --runs 1 --until-separated --max-runs 6 --out "$T/s7b" >/dev/null 2>&1
+	R7=$T/s7b n7=$(jq -r '.plan.runs' "$T/s7b/meta.json" 2>/dev/null || echo 6)
+fi
+if [ "$n7" -lt 6 ]; then
+	ok "stopped early only when decided" grep -q "Recommended: effective_io_concurrency = " "$R7/report.md"
 else
-	skip "stopped early only when decided" "it ran all 6 rounds"
+	skip "stopped early only when decided" "two sweeps each ran all 6 rounds"
 fi
 same "every planned trial recorded once" "$(jq -r .trial_key "$T/s7/trials.jsonl" | sort -u | wc -l)" $((2 * r7))
 same "the grown plan is in meta.json" "$(jq -r '.plan.trial_keys | length' "$T/s7/meta.json")" $((2 * r7))
