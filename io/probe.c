@@ -412,6 +412,8 @@ static void summarize(const struct run *r, const struct snap *a,
 	if (ios > 0) {
 		res->cpu_user_us_per_io = tv_us(a->ru.ru_utime, b->ru.ru_utime) / ios;
 		res->cpu_sys_us_per_io = tv_us(a->ru.ru_stime, b->ru.ru_stime) / ios;
+		res->sleeps_per_io = (double)(b->ru.ru_nvcsw - a->ru.ru_nvcsw) / ios;
+		res->preemptions_per_io = (double)(b->ru.ru_nivcsw - a->ru.ru_nivcsw) / ios;
 	}
 	res->have_disk = a->have_disk && b->have_disk;
 	if (res->have_disk)

@@ -77,6 +77,9 @@ struct probe_result {
 	double              inflight;          /* time-averaged reads in flight (below) */
 	struct hist_summary lat;               /* per read, ns */
 	double              cpu_user_us_per_io, cpu_sys_us_per_io;
+	/* Context switches per read (getrusage): voluntary ones are the waits
+	 * that put the process to sleep, involuntary ones preemptions. */
+	double              sleeps_per_io, preemptions_per_io;
 	bool                have_disk;
 	struct disk_delta   disk;
 	bool                stopped;           /* the stop flag ended it early */

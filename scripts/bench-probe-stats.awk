@@ -1,12 +1,15 @@
 # bench-probe-stats.awk (with ratios.awk): bench-probe.sh's figures of one
 # point from its rounds file, a line a round: "ours_iops ours_cpu ours_aqu
 # ours_inflight ours_user ours_sys fio_iops fio_cpu fio_aqu fio_user
-# fio_sys". Variables: mode ("settled" prints yes or no; "row" prints the
+# fio_sys ours_switches ours_idle ours_steal fio_switches fio_idle
+# fio_steal" (the last six per read: context switches, and the pinned
+# CPU's idle and stolen µs, nan when not pinned). Variables: mode ("settled" prints yes or no; "row" prints the
 # table line and appends the verdict, the per-round ratios and the CPU split
 # to vout, rout and sout), l (label), d (depth), ct (the CPU target), m (the
 # margin), it (the IOPS target).
 { n++; oi[n] = $1; oc[n] = $2; oa[n] = $3; of[n] = $4; fi[n] = $7; fc[n] = $8; fa[n] = $9
   ou[n] = $5; os[n] = $6; fu[n] = $10; fs[n] = $11
+  ow[n] = $12; oid[n] = $13; ost[n] = $14; fw[n] = $15; fid[n] = $16; fst[n] = $17
   ur[n] = $10 > 0 ? $5 / $10 : 0; sr[n] = $11 > 0 ? $6 / $11 : 0
   ir[n] = $1 / $7; cr[n] = $2 / $8; irs = irs sprintf(" %.3f", ir[n]) }
 END {
@@ -34,4 +37,11 @@ END {
 	msr = med(sr, n); slo = sr[k]; shi = sr[n + 1 - k]
 	printf "%s %d: CPU per read in user time (the tool's own work) %.2f µs ours, %.2f fio, ratio %.3f (%.3f-%.3f); in system time (the kernel's) %.2f µs ours, %.2f fio, ratio %.3f (%.3f-%.3f)\n",
 		l, d, mou, mfu, mur, ulo, uhi, mos, mfs, msr, slo, shi >> sout
+	if (ow[1] == "")
+		exit
+	printf "%s %d: per read, context switches %.2f ours, %.2f fio", l, d, med(ow, n), med(fw, n) >> sout
+	if (oid[1] != "nan")
+		printf "; the CPU idle %.1f µs ours, %.1f fio; stolen by the host %.1f µs ours, %.1f fio",
+			med(oid, n), med(fid, n), med(ost, n), med(fst, n) >> sout
+	printf "\n" >> sout
 }

@@ -101,7 +101,7 @@ mkdir -p "$OUT"
 
 # The CPU both tools run on: the one that took most of the device's
 # interrupts in a short probe, or the one asked for; PINNED says which.
-ON=
+ON= CPU=
 case $PIN in
 none) PINNED="not pinned (BENCH_PROBE_CPU=none)" ;;
 irq)
@@ -109,27 +109,59 @@ irq)
 		--out "$OUT/find-cpu" 2>"$OUT/find-cpu.log" |
 		jq -r '.interrupts.per_cpu // empty | to_entries | max_by(.value) | select(.value > 0) | .key')
 	if [ -n "$cpu" ]; then
-		ON="taskset -c $cpu"
+		ON="taskset -c $cpu"; CPU=$cpu
 		PINNED="both on CPU $cpu, which took the device's interrupts"
 	else
 		PINNED="not pinned: the device's interrupts are not followed here (see $OUT/find-cpu.log)"
 	fi ;;
-*) ON="taskset -c $PIN"; PINNED="both on CPU $PIN (BENCH_PROBE_CPU)" ;;
+*) ON="taskset -c $PIN"; CPU=$PIN; PINNED="both on CPU $PIN (BENCH_PROBE_CPU)" ;;
 esac
+
+# fio runs its reads in a job process forked from a main one that wakes
+# about every 10 ms to watch it. Pinned with taskset both share the CPU, and
+# on the project's VM a reader whose CPU has such a timer pays less for each
+# read it sleeps on (the host wakes a halted CPU faster when a timer is near:
+# a process waking every 1 ms on the reader's CPU took its CPU time per read
+# from 41-49 µs to 24-31, see docs/measured.md). So only fio's job is pinned
+# (--cpus_allowed) and its main process runs on another CPU: each tool's
+# reader is then alone on the pinned CPU. FIO_ON is how fio is started.
+FIO_ON=$ON FIO_JOB=
+if [ -n "$CPU" ]; then
+	other=$(awk -v c="$CPU" '/^processor/ && $3 != c { print $3; exit }' /proc/cpuinfo)
+	if [ -n "$other" ]; then
+		FIO_ON="taskset -c $other" FIO_JOB="--cpus_allowed=$CPU"
+		PINNED="$PINNED (fio's job there, its main process on CPU $other)"
+	fi
+fi
+
+# cpu_at FILE: appends the pinned CPU's idle (idle and iowait) and stolen
+# time, in USER_HZ ticks, from /proc/stat; "nan nan" when not pinned. Read
+# before and after each tool's run.
+cpu_at() {
+	if [ -n "$CPU" ]; then
+		awk -v c="cpu$CPU" '$1 == c { print $5 + $6, $9 }' /proc/stat >>"$1"
+	else
+		echo "nan nan" >>"$1"
+	fi
+}
 
 # ours ENGINE DEPTH TAG SEED: one point as a JSON line in $OUT/TAG.json
 ours() {
+	cpu_at "$OUT/$3.cpu"
 	$ON "$EIC" probe --file "$FILE" --engine "$1" --depth "$2" --bs "$BS" --direct \
 		--duration "${SECS}s" --seed "$4" --json --no-cold --out "$OUT/$3" >"$OUT/$3.json" 2>"$OUT/$3.log" ||
 		{ echo "bench-probe: eicbench failed, see $OUT/$3.log" >&2; exit 1; }
+	cpu_at "$OUT/$3.cpu"
 }
 
 # theirs ENGINE DEPTH TAG SEED: fio's JSON in $OUT/TAG.json
 theirs() {
-	$ON fio --name=probe --filename="$FILE" --ioengine="$1" --iodepth="$2" --rw=randread \
+	cpu_at "$OUT/$3.cpu"
+	$FIO_ON fio $FIO_JOB --name=probe --filename="$FILE" --ioengine="$1" --iodepth="$2" --rw=randread \
 		--bs="$BS" --direct=1 --norandommap --randseed="$4" --runtime="$SECS" --time_based \
 		--output-format=json >"$OUT/$3.json" 2>"$OUT/$3.log" ||
 		{ echo "bench-probe: fio failed, see $OUT/$3.log" >&2; exit 1; }
+	cpu_at "$OUT/$3.cpu"
 }
 
 # One round's figures: "iops cpu_us_per_io aqu [inflight] user_us sys_us"
@@ -141,6 +173,23 @@ ours_figures() {
 }
 fio_figures() {
 	jq -r '.jobs[0] as $j | ($j.read.runtime * 1000 / $j.read.total_ios / 100) as $k | "\($j.read.iops) \(($j.usr_cpu + $j.sys_cpu) * $k) \(if (.disk_util | length) > 0 then .disk_util[0].in_queue / $j.read.runtime else "nan" end) \($j.usr_cpu * $k) \($j.sys_cpu * $k)"' "$1"
+}
+# host_figures JSON CPUFILE KIND: "switches idle_us steal_us" per read: the
+# tool's context switches (ours: sleeps and preemptions; fio: its job's
+# ctx), and the pinned CPU's idle and stolen time over the run (nan when
+# not pinned). On a VM a read's CPU time is its wall time less the CPU's
+# idle time, so the host's share of it (a notify that exits to the host,
+# time stolen) shows here and not in the tool's own work.
+host_figures() {
+	if [ "$3" = ours ]; then
+		n=$(jq -r '"\(.ios) \(.switches_per_io.sleeps + .switches_per_io.preemptions)"' "$1")
+	else
+		n=$(jq -r '.jobs[0] | "\(.read.total_ios) \(.ctx / .read.total_ios)"' "$1")
+	fi
+	awk -v n="$n" -v hz="$(getconf CLK_TCK)" 'NR == 1 { i = $1; s = $2 } NR == 2 {
+		split(n, a, " ")
+		if (i == "nan") printf "%s nan nan\n", a[2]
+		else printf "%s %s %s\n", a[2], ($1 - i) * 1e6 / hz / a[1], ($2 - s) * 1e6 / hz / a[1] }' "$2"
 }
 
 # stats MODE LABEL DEPTH CPU_TARGET: reads the rounds file "ours_iops
@@ -166,7 +215,9 @@ round() {
 		theirs "$2" "$3" "fio-$1-$3-$4" "$4$3"
 		ours "$2" "$3" "ours-$1-$3-$4" "$4$3"
 	fi
-	echo "$(ours_figures "$OUT/ours-$1-$3-$4.json") $(fio_figures "$OUT/fio-$1-$3-$4.json")" >>"$OUT/round-$1-$3.txt"
+	echo "$(ours_figures "$OUT/ours-$1-$3-$4.json") $(fio_figures "$OUT/fio-$1-$3-$4.json")" \
+		"$(host_figures "$OUT/ours-$1-$3-$4.json" "$OUT/ours-$1-$3-$4.cpu" ours)" \
+		"$(host_figures "$OUT/fio-$1-$3-$4.json" "$OUT/fio-$1-$3-$4.cpu" fio)" >>"$OUT/round-$1-$3.txt"
 }
 
 # point LABEL ENGINE DEPTH CPU_TARGET: ROUNDS rounds, then pairs of rounds

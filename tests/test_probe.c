@@ -7,7 +7,9 @@
  * it (bounded from both sides by the engine's own clock reads); each turn
  * submits every free slot in one call (so a batch of completions means fewer
  * calls than reads); a failed read stops the loop and
- * everything still in flight is reaped before the probe returns.
+ * everything still in flight is reaped before the probe returns. The
+ * context switches per read are the process's own: a commit that sleeps is
+ * one wait per read at depth 1, a commit that does not is none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/blocks.h"
 #include "io/clock.h"
@@ -60,6 +63,7 @@ struct script {
 };
 
 static struct script S;
+static long commit_sleep_ns;      /* each commit sleeps this long; 0: never */
 
 /* Close the upper bound of reads reaped earlier: the probe timed them
  * before this engine call. */
@@ -116,6 +120,10 @@ static int s_commit(struct engine *e, unsigned wait_nr)
 		S.completions++;
 		io->result = S.completions == S.fail_at ? BS / 2 : (int64_t)io->nblocks * BS;
 		S.ready[S.nready++] = io;
+	}
+	if (commit_sleep_ns > 0) {
+		struct timespec ts = { 0, commit_sleep_ns };
+		nanosleep(&ts, NULL);
 	}
 	return 0;
 }
@@ -244,12 +252,32 @@ static void test_failure_drains(void **state)
 	free(res);
 }
 
+/* A commit that sleeps puts the process to sleep once a read at depth 1;
+ * one that does not, almost never. */
+static void test_switches_counted(void **state)
+{
+	struct probe_result *res = malloc(sizeof(*res));
+	char err[256];
+	(void)state;
+
+	commit_sleep_ns = 200000;
+	assert_int_equal(run(1, 300, 9, 0, res, err, sizeof(err)), 0);
+	commit_sleep_ns = 0;
+	assert_int_equal(res->ios, 300);
+	assert_true(res->sleeps_per_io >= 0.95 && res->sleeps_per_io <= 1.2);
+	assert_true(res->preemptions_per_io >= 0 && res->preemptions_per_io < 1);
+	assert_int_equal(run(1, 300, 9, 0, res, err, sizeof(err)), 0);
+	assert_true(res->sleeps_per_io < 0.2);
+	free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_read_timed_once),
 		cmocka_unit_test(test_batches_take_fewer_calls),
 		cmocka_unit_test(test_failure_drains),
+		cmocka_unit_test(test_switches_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,7 +170,7 @@ json_t *probe_points_json(const struct probe_plan *p, const char *disk,
 			     const struct probe_result *r, const char *cold)
 {
 	return json_pack("{s:s, s:i, s:i, s:i, s:b, s:s, s:I, s:s, s:I, s:I, s:I, s:f, s:f, s:f, s:f,"
-			 " s:o, s:{s:f, s:f}, s:o, s:o, s:b}",
+			 " s:o, s:{s:f, s:f}, s:{s:f, s:f}, s:o, s:o, s:b}",
 			 "engine", r->engine, "depth", (int)r->depth, "combine", (int)r->combine,
 			 "block_bytes", (int)r->block_bytes, "direct", r->direct,
 			 "pattern", p->pattern, "seed", (json_int_t)p->seed, "cold", cold,
@@ -179,6 +179,7 @@ json_t *probe_points_json(const struct probe_plan *p, const char *disk,
 			 "mib_s", r->mib_s, "inflight", r->inflight,
 			 "lat_ns", lat_json(&r->lat),
 			 "cpu_us_per_io", "user", r->cpu_user_us_per_io, "sys", r->cpu_sys_us_per_io,
+			 "switches_per_io", "sleeps", r->sleeps_per_io, "preemptions", r->preemptions_per_io,
 			 "disk", r->have_disk && disk ? record_disk_json(disk, &r->disk) : json_null(),
 			 "steady", steady_json(p, r), "stopped", r->stopped);
 }
