@@ -236,7 +236,7 @@ static struct step *add_probe(struct run *r, const char *name, const char *sub)
 	struct step *s = add(r, name, sub, step_probe);
 
 	s->probe = (struct probe_cfg){ .srv = r->o.srv, .out = s->out, .seed = -1,
-		.stop = &cli_stopped };
+		.keep_page_reporting = r->o.keep_page_reporting, .stop = &cli_stopped };
 	s->probe.srv.listen = NULL;		/* a probe neither makes nor restarts a server */
 	s->probe.srv.restart_cmd = NULL;
 	return s;

@@ -254,6 +254,7 @@ static int plan_common(const struct probe_cfg *o, struct probe_plan *p,
 	p->block_bytes = (uint32_t)(o->bs ? o->bs : 8192);
 	p->direct = o->direct;
 	p->cold = !o->no_cold;
+	p->keep_page_reporting = o->keep_page_reporting;
 	p->json = o->json;
 	p->out = o->out;
 	p->cache_check = o->cache_check;

@@ -41,6 +41,7 @@ struct probe_cfg {
 	const char *file, *relation, *query, *engine, *depth, *pattern, *out;
 	uint64_t    bs;
 	bool        direct, json, no_cold, steady, cache_check, one_pass, until_plateau;
+	bool        keep_page_reporting;   /* leave the host's free page reporting on (bench/observe/memhold.h) */
 	double      duration, window;
 	long long   count, seed, combine;
 	const char *sizes;                 /* block sizes, comma-separated, instead of bs */
@@ -69,6 +70,7 @@ struct probe_plan {
 	double             window_s;       /* steady's window */
 	bool               direct;
 	bool               cold;           /* evict (or drop, as root) before each point */
+	bool               keep_page_reporting; /* buffered cold points: reporting left on */
 	bool               json;           /* JSON lines on stdout, table on stderr */
 	bool               steady;         /* each point until its IOPS is steady */
 	bool               cache_check;    /* the cache check instead of points */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench/cli/stop.h"
+#include "bench/observe/memhold.h"
 #include "bench/pg/lock.h"
 #include "bench/record/record.h"
 #include "io/cache.h"
@@ -409,6 +410,32 @@ static int run_sizes(struct session *s, unsigned *ran)
 	return rc;
 }
 
+/*
+ * Buffered cold points read through a page cache just evicted: where the
+ * host takes freed memory back, pause that for them (bench/observe/memhold.h),
+ * giving back twice the files' size first, and say so in meta.json.
+ */
+static void hold_memory(struct session *s, bool keep, struct pagereport_hold *h)
+{
+	const struct probe_plan *p = s->plan;
+	char path[PATH_MAX + 16];
+	json_t *pause, *meta;
+
+	*h = (struct pagereport_hold){ .fd = -1 };
+	if (!p->cold || p->direct)
+		return;
+	pause = memhold_take(h, "probe", "the cold points", keep || p->keep_page_reporting,
+			     s->map.nblocks * (uint64_t)s->bs);
+	if (!pause)
+		return;
+	snprintf(path, sizeof(path), "%s/meta.json", s->out->dir);
+	if ((meta = json_load_file(path, 0, NULL)) && memhold_record(meta, pause) &&
+	    record_meta_write(s->out->dir, meta, s->err, s->errlen) < 0)
+		fprintf(stderr, "eicbench probe: %s\n", s->err);
+	json_decref(meta);
+	json_decref(pause);
+}
+
 static int run_points(struct session *s)
 {
 	unsigned ran = 0;
@@ -447,10 +474,14 @@ static int prepare(struct session *s, int argc, char **argv)
 int probe_points_run(const struct probe_plan *plan, const struct probe_hooks *hooks,
 		     int argc, char **argv, struct probe_out *out, char *err, size_t errlen)
 {
-	struct session *s = calloc(1, sizeof(*s));
+	struct session *s;
+	struct pagereport_hold hold = { .fd = -1 };
+	bool keep;
 	int rc;
 
-	if (!s)
+	if (memhold_check_env(&keep, err, errlen) < 0)
+		return -EINVAL;
+	if (!(s = calloc(1, sizeof(*s))))
 		return snprintf(err, errlen, "out of memory"), -ENOMEM;
 	*s = (struct session){ .plan = plan, .hooks = hooks, .out = out, .err = err, .errlen = errlen,
 		.bs = plan->block_bytes,
@@ -460,11 +491,13 @@ int probe_points_run(const struct probe_plan *plan, const struct probe_hooks *ho
 		fprintf(stderr, "eicbench probe: %s, %" PRIu64 " blocks of %u bytes%s; results in %s\n",
 			plan->paths[0], s->map.nblocks, plan->block_bytes,
 			plan->direct ? ", O_DIRECT" : "", out->dir);
+		hold_memory(s, keep, &hold);
 		if (plan->stop)
 			cli_catch_stop(false);	/* a wait for completions ends at once */
 		rc = run_points(s);
 		if (plan->stop)
 			cli_catch_stop(true);
+		pagereport_release(&hold);
 	}
 	if (s->map.files)
 		blockmap_close(&s->map);

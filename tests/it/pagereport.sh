@@ -3,9 +3,10 @@
 # the reason, where there is none or it cannot be written): the pause and
 # the memory given back recorded in meta.json; a sweep killed in its trials
 # leaves the pause, and the next sweep puts the order back even when it
-# keeps reporting on; a warm sweep leaves it alone.
+# keeps reporting on; a warm sweep leaves it alone. The probe's buffered
+# cold points are paused for the same way, its O_DIRECT ones are not.
 . tests/it/lib.sh
-plan 12
+plan 18
 unset EICBENCH_PAGE_REPORTING
 ORDER=/sys/module/page_reporting/parameters/page_reporting_order
 STATE=/run/eicbench/page-reporting
@@ -59,3 +60,19 @@ same "meta.json: reporting kept on, a dead pause put back" \
 # Warm: no cold cycle, nothing paused, nothing recorded about it.
 ok "a warm sweep" "$EB" sweep --datadir "$D" --eic 0 --runs 1 --warm --out "$T/d"
 same "a warm sweep records no pause" "$(jq -r '.host.free_page_reporting.pause // "none"' "$T/d/meta.json")" none
+
+# The probe: buffered cold points paused for and put back; O_DIRECT points
+# and --keep-page-reporting leave reporting alone.
+dd if=/dev/urandom of="$T/pfile" bs=1M count=16 status=none
+says_err "a buffered cold probe says it pauses reporting and gives memory back" \
+	"free page reporting paused for the cold points" \
+	"$EB" probe --file "$T/pfile" --engine psync --depth 1 --duration 1s --out "$T/p1"
+same "probe meta.json: paused by this command, the order to put back" \
+	"$(jq -r '.host.free_page_reporting.pause | "\(.paused) \(.by) \(.order_put_back)"' "$T/p1/meta.json")" \
+	"true this command $before"
+same "the order is put back after the probe" "$(cat "$ORDER")" "$before"
+ok "an O_DIRECT probe" "$EB" probe --file "$T/pfile" --engine psync --depth 1 --duration 1s --direct --out "$T/p2"
+same "an O_DIRECT probe records no pause" "$(jq -r '.host.free_page_reporting.pause // "none"' "$T/p2/meta.json")" none
+"$EB" probe --file "$T/pfile" --engine psync --depth 1 --duration 1s --keep-page-reporting --out "$T/p3" >/dev/null 2>&1
+same "a probe with --keep-page-reporting keeps it on" \
+	"$(jq -r '.host.free_page_reporting.pause.kept' "$T/p3/meta.json") $(cat "$ORDER")" "true $before"
