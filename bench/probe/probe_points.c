@@ -418,7 +418,7 @@ static int run_sizes(struct session *s, unsigned *ran)
 static void hold_memory(struct session *s, bool keep, struct pagereport_hold *h)
 {
 	const struct probe_plan *p = s->plan;
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], why[512];
 	json_t *pause, *meta;
 
 	*h = (struct pagereport_hold){ .fd = -1 };
@@ -430,8 +430,8 @@ static void hold_memory(struct session *s, bool keep, struct pagereport_hold *h)
 		return;
 	snprintf(path, sizeof(path), "%s/meta.json", s->out->dir);
 	if ((meta = json_load_file(path, 0, NULL)) && memhold_record(meta, pause) &&
-	    record_meta_write(s->out->dir, meta, s->err, s->errlen) < 0)
-		fprintf(stderr, "eicbench probe: %s\n", s->err);
+	    record_meta_write(s->out->dir, meta, why, sizeof(why)) < 0)
+		fprintf(stderr, "eicbench probe: %s\n", why);
 	json_decref(meta);
 	json_decref(pause);
 }
