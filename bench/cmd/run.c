@@ -415,7 +415,6 @@ static int load_resume(struct run *r, char *err, size_t errlen)
 
 static int parse(struct run *r, int argc, char **argv, char *err, size_t errlen)
 {
-	bool keep;
 	int ret;
 
 	server_cfg_defaults(&r->o.srv);
@@ -431,7 +430,7 @@ static int parse(struct run *r, int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "--tablespace-dir: give a folder");
 		return -EINVAL;
 	}
-	if (memhold_check_env(&keep, err, errlen) < 0)
+	if (memhold_check_env(err, errlen) < 0)
 		return -EINVAL;
 	return check_applies(r, r->o.resume != NULL, err, errlen);
 }

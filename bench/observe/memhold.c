@@ -28,11 +28,12 @@ static json_t *pause_json(const struct pagereport_hold *h, bool kept, int recove
 json_t *memhold_take(struct pagereport_hold *h, const char *cmd, const char *what, bool keep,
 		     uint64_t data_bytes)
 {
+	const char *env = getenv("EICBENCH_PAGE_REPORTING");
 	uint64_t want;
 
 	*h = (struct pagereport_hold){ .fd = -1 };
 	(void)mkdir(MEMHOLD_DIR, 0755);
-	if (keep) {
+	if (keep || (env && !strcmp(env, "keep"))) {
 		int back = pagereport_recover(NULL, NULL, MEMHOLD_STATE);
 
 		if (back > 0)
@@ -62,11 +63,10 @@ json_t *memhold_take(struct pagereport_hold *h, const char *cmd, const char *wha
 	return pause_json(h, false, 0);
 }
 
-int memhold_check_env(bool *keep, char *err, size_t errlen)
+int memhold_check_env(char *err, size_t errlen)
 {
 	const char *env = getenv("EICBENCH_PAGE_REPORTING");
 
-	*keep = env && strcmp(env, "keep") == 0;
 	if (!env || !strcmp(env, "keep") || !strcmp(env, "pause"))
 		return 0;
 	snprintf(err, errlen, "EICBENCH_PAGE_REPORTING '%.64s' is neither 'keep' (leave the host's free page reporting on) nor 'pause' (the default); set one, or unset it",

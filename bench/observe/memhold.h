@@ -23,8 +23,8 @@
 #define MEMHOLD_STATE MEMHOLD_DIR "/page-reporting"
 
 /*
- * Before a command's cold reads: pause reporting (or, with KEEP, only put
- * back a pause a dead eicbench left), say so on stderr as "eicbench CMD:
+ * Before a command's cold reads: pause reporting (or, with KEEP or
+ * EICBENCH_PAGE_REPORTING=keep, only put back a pause a dead eicbench left), say so on stderr as "eicbench CMD:
  * ..." (the reads named as WHAT, e.g. "the trials"), and when this hold is the one to give memory back, give back
  * twice DATA_BYTES (the most the reads may cache, with room for the page
  * allocator not taking the pages just freed) and 1 GiB, in whole chunks.
@@ -34,10 +34,9 @@
 json_t *memhold_take(struct pagereport_hold *h, const char *cmd, const char *what, bool keep,
 		     uint64_t data_bytes);
 
-/* EICBENCH_PAGE_REPORTING unset, "keep" or "pause": 0, with *KEEP set for
- * "keep"; else -EINVAL with ERR naming the value (checked before anything
- * is written). */
-int memhold_check_env(bool *keep, char *err, size_t errlen);
+/* EICBENCH_PAGE_REPORTING unset, "keep" or "pause": 0; else -EINVAL with
+ * ERR naming the value (checked before anything is written). */
+int memhold_check_env(char *err, size_t errlen);
 
 /* Set host.free_page_reporting.pause of META (where the head has
  * free_page_reporting) to PAUSE; false when there is no such object. */

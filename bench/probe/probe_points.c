@@ -415,7 +415,7 @@ static int run_sizes(struct session *s, unsigned *ran)
  * host takes freed memory back, pause that for them (bench/observe/memhold.h),
  * giving back twice the files' size first, and say so in meta.json.
  */
-static void hold_memory(struct session *s, bool keep, struct pagereport_hold *h)
+static void hold_memory(struct session *s, struct pagereport_hold *h)
 {
 	const struct probe_plan *p = s->plan;
 	char path[PATH_MAX + 16], why[512];
@@ -424,11 +424,11 @@ static void hold_memory(struct session *s, bool keep, struct pagereport_hold *h)
 	*h = (struct pagereport_hold){ .fd = -1 };
 	if (!p->cold || p->direct)
 		return;
-	pause = memhold_take(h, "probe", "the cold points", keep || p->keep_page_reporting,
+	pause = memhold_take(h, "probe", "the cold points", p->keep_page_reporting,
 			     s->map.nblocks * (uint64_t)s->bs);
 	if (!pause)
 		return;
-	snprintf(path, sizeof(path), "%s/meta.json", s->out->dir);
+	snprintf(path, sizeof(path), "%s/%s", s->out->dir, RECORD_META);
 	if ((meta = json_load_file(path, 0, NULL)) && memhold_record(meta, pause) &&
 	    record_meta_write(s->out->dir, meta, why, sizeof(why)) < 0)
 		fprintf(stderr, "eicbench probe: %s\n", why);
@@ -476,10 +476,9 @@ int probe_points_run(const struct probe_plan *plan, const struct probe_hooks *ho
 {
 	struct session *s;
 	struct pagereport_hold hold = { .fd = -1 };
-	bool keep;
 	int rc;
 
-	if (memhold_check_env(&keep, err, errlen) < 0)
+	if (memhold_check_env(err, errlen) < 0)
 		return -EINVAL;
 	if (!(s = calloc(1, sizeof(*s))))
 		return snprintf(err, errlen, "out of memory"), -ENOMEM;
@@ -491,7 +490,7 @@ int probe_points_run(const struct probe_plan *plan, const struct probe_hooks *ho
 		fprintf(stderr, "eicbench probe: %s, %" PRIu64 " blocks of %u bytes%s; results in %s\n",
 			plan->paths[0], s->map.nblocks, plan->block_bytes,
 			plan->direct ? ", O_DIRECT" : "", out->dir);
-		hold_memory(s, keep, &hold);
+		hold_memory(s, &hold);
 		if (plan->stop)
 			cli_catch_stop(false);	/* a wait for completions ends at once */
 		rc = run_points(s);

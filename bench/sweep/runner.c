@@ -657,11 +657,10 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 {
 	struct pagereport_hold hold = { .fd = -1 };
 	int ret = 0, back = 0, set = 0;
-	bool keep;
 
 	err[0] = '\0';
 	*which = 0;
-	if (memhold_check_env(&keep, err, errlen) < 0)
+	if (memhold_check_env(err, errlen) < 0)
 		return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		rs[i].stage = RUNNER_SETUP;

@@ -51,7 +51,6 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 	json_t *pause;
 
 	*h = (struct pagereport_hold){ .fd = -1 };
-	(void)memhold_check_env(&keep, NULL, 0);   /* checked before the folders were written */
 	for (int i = 0; i < n; i++) {
 		cold |= !rs[i].cfg.warm;
 		keep |= rs[i].cfg.keep_page_reporting;
