@@ -206,6 +206,50 @@ static void dropped_counts_as_out(void **state)
 }
 
 /*
+ * Refining a coarse grid: the leader is the answer, else the least worst
+ * case among the kept values; its neighbours on the ladder that the grid
+ * lacks join, the one above only when no answer is within the margin.
+ */
+static void neighbours_of_the_leader(void **state)
+{
+	static const int ladder[] = { 0, 1, 4, 16, 64, 256, 1000 };
+	static const int coarse[] = { 0, 1, 16, 256 };
+	/* one query: 16 fastest, 0 2x, 1 1.5x, 256 1.3x */
+	double ms[4 * 4] = { 200, 202, 198, 201,  150, 151, 149, 150,  100, 101, 99, 100,  130, 131, 129, 130 };
+	unsigned char dropped[4] = { 0 };
+	struct decision_input in = { .nvalues = 4, .nqueries = 1, .nrounds = 4, .ms = ms, .margin = DECISION_MARGIN,
+				     .values = { "0", "1", "16", "256" }, .dropped = dropped };
+	struct decision d;
+	int out[4];
+
+	(void)state;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(decision_leader(&in, &d), 2);
+	/* within the margin: only the one below may be a smaller answer */
+	assert_int_equal(decision_neighbours(ladder, 7, 16, coarse, 4, 1, out), 1);
+	assert_int_equal(out[0], 4);
+	assert_int_equal(decision_neighbours(ladder, 7, 16, coarse, 4, 0, out), 2);
+	assert_int_equal(out[0], 4);
+	assert_int_equal(out[1], 64);
+	/* 0 has no neighbour below, and 1 is in the grid already */
+	assert_int_equal(decision_neighbours(ladder, 7, 0, coarse, 4, 0, out), 0);
+	assert_int_equal(decision_neighbours(ladder, 7, 256, coarse, 4, 0, out), 2);
+	assert_int_equal(out[0], 64);
+	assert_int_equal(out[1], 1000);
+	/* a leader off the ladder has none */
+	assert_int_equal(decision_neighbours(ladder, 7, 8, coarse, 4, 0, out), 0);
+	/* no answer yet: the least worst case among the values still in the
+	 * race leads, a dropped one never */
+	d.answer = (size_t)-1;
+	d.worst[0] = 2.0, d.worst[1] = 1.5, d.worst[2] = 1.1, d.worst[3] = 1.3;
+	assert_int_equal(decision_leader(&in, &d), 2);
+	dropped[2] = 1;
+	assert_int_equal(decision_leader(&in, &d), 3);
+	d.complete[3] = 0;	/* figures in every query, or it cannot lead */
+	assert_int_equal(decision_leader(&in, &d), 1);
+}
+
+/*
  * Decided at a price on a value whose worst case sits at the margin: blog
  * prefers 0, sparse 2; 2 costs blog 1.12x, which can be shown neither
  * within 1.10x nor above it, and 0 and 1 are far out in sparse. 2 is shown
@@ -393,6 +437,7 @@ int main(void)
 		cmocka_unit_test(noisy_value_not_favoured),
 		cmocka_unit_test(unpaired_values),
 		cmocka_unit_test(dropped_counts_as_out),
+		cmocka_unit_test(neighbours_of_the_leader),
 		cmocka_unit_test(price_at_the_margin),
 		cmocka_unit_test(racing_matches_fixed),
 		cmocka_unit_test(price_decided),

@@ -339,6 +339,35 @@ static void racing(void **state)
 	verdict_free(&v);
 }
 
+/* A value that joined the race (a refined grid): said under the rounds and
+ * in the JSON, and decided on with the rounds it ran. */
+static void joined(void **state)
+{
+	struct verdict v;
+	struct regret g;
+	char err[1024], *text;
+	json_t *j, *a;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "joined", &v, err, sizeof(err)), 0);
+	text = text_of(&v);
+	expect(text, "32 joined the race after round 3: next to 16 on the ladder, the leading value after round 3; it ran from round 4 on.");
+	expect(text, "every value ran every round from the one it joined in");
+	free(text);
+	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.njoins, 1);
+	j = verdict_box_json(&v, &g);
+	a = json_object_get(j, "joined");
+	assert_int_equal(json_array_size(a), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(a, 0), "value")), 32);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(a, 0), "after_round")), 3);
+	json_decref(j);
+	/* 32 ran rounds 4 to 6 only, and is compared with the others there */
+	assert_int_equal(g.d.cell[0][4].runs, 3);
+	regret_free(&g);
+	verdict_free(&v);
+}
+
 static void refused_and_missing(void **state)
 {
 	struct verdict v;
@@ -377,6 +406,7 @@ int main(void)
 		cmocka_unit_test(flagged_value),
 		cmocka_unit_test(quick_issue),
 		cmocka_unit_test(racing),
+		cmocka_unit_test(joined),
 		cmocka_unit_test(refused_and_missing),
 	};
 

@@ -38,7 +38,7 @@ static const struct opt_desc run_table[] = {
 	{ "seed", OPT_INT, offsetof(struct run_opts, seed), 0, INT64_MAX, "S", "1",
 	  "seed of the data set's generator" },
 	{ "eic", OPT_STR, offsetof(struct run_opts, eic), 0, 0, "LIST",
-	  RUN_EIC " (--quick: " RUN_EIC_QUICK ")", "effective_io_concurrency values to sweep" },
+	  RUN_EIC " (--quick: " RUN_EIC_QUICK ")", "effective_io_concurrency values to sweep; without it, after each round from the third, the leading value's neighbours on " RUN_EIC_LADDER " join the race" },
 	{ "runs", OPT_INT, offsetof(struct run_opts, runs), 1, 1000, "N", "3",
 	  "rounds per sweep before racing decides whether more are needed" },
 	{ "max-runs", OPT_INT, offsetof(struct run_opts, max_runs), 1, 1000, "N", "10",
@@ -203,6 +203,7 @@ static int resolve(struct run *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	r->eic = o->eic ? o->eic : o->quick ? RUN_EIC_QUICK : RUN_EIC;
+	r->refine = o->eic || o->quick ? NULL : RUN_EIC_LADDER;
 	ret = split_queries(r, err, errlen);
 	if (ret == 0)
 		ret = check_lists(r, err, errlen);

@@ -16,7 +16,8 @@
 #include "bench/pg/server.h"
 #include "bench/probe/probe_plan.h"
 
-#define RUN_EIC          "0,1,4,16,64,256,1000"     /* coarse: racing narrows it */
+#define RUN_EIC          "0,1,16,256"               /* coarse: racing narrows it, */
+#define RUN_EIC_LADDER   "0,1,4,16,64,256,1000"     /* and the leader's neighbours on this join */
 #define RUN_EIC_QUICK    "0,1,4,16,64"
 #define RUN_DEPTHS       "1,2,4,8,16,32,64,128,256"
 #define RUN_DEPTHS_QUICK "1,4,16,64"
@@ -59,6 +60,7 @@ struct run {
 	char   queries[RUN_MAX_QUERIES][32];
 	int    nqueries;
 	const char *eic;              /* the values swept */
+	const char *refine;           /* the ladder the leader's neighbours join from, or NULL */
 	struct step steps[RUN_MAX_STEPS];
 	int    nsteps;
 	json_t *meta;

@@ -138,7 +138,7 @@ static void sweep_cfg(const struct run *r, const struct step *st, struct runner 
 		/* racing, decided with the run's other queries, round by round */
 		.race = true, .prime = true, .margin = (double)r->o.margin_pct / 100,
 		.keep_page_reporting = r->o.keep_page_reporting,
-		.peers = (const char *const *)st->peers, .npeers = st->npeers,
+		.peers = (const char *const *)st->peers, .npeers = st->npeers, .refine = r->refine,
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
 		.plan_given = !st->resume,
 		/* in each round, after a cold cycle of its own, the replay of

@@ -36,6 +36,7 @@ struct sweep_opts {
 	bool race, prime;
 	long long margin_pct;
 	struct opt_list peers;
+	const char *refine;
 };
 
 static const struct opt_desc sweep_table[] = {
@@ -82,6 +83,8 @@ static const struct opt_desc sweep_table[] = {
 	  "a value is as good as the fastest when its time is shown within this many percent of it" },
 	{ "prime", OPT_FLAG, offsetof(struct sweep_opts, prime), 0, 0, NULL, NULL,
 	  "run one untimed priming trial before the first recorded one (recorded as priming, never counted)" },
+	{ "refine", OPT_STR, offsetof(struct sweep_opts, refine), 0, 0, "LADDER",
+	  NULL, "with --race: after each round from the third, the values next to the leading one on LADDER (e.g. 0,1,2,4,8,16,32,64) that the grid lacks join it" },
 	{ "peer", OPT_LIST, offsetof(struct sweep_opts, peers), 0, 0, "DIR",
 	  NULL, "with --race: a finished sweep of another query whose records the decision takes too (repeatable)" },
 	{ 0 }
@@ -122,6 +125,16 @@ static int check_rounds(struct sweep_opts *o, char *err, size_t errlen)
 			 o->max_runs ? "max-runs" : "budget");
 		return -EINVAL;
 	}
+	if (!o->race && o->refine) {
+		snprintf(err, errlen, "--refine '%s' only counts with --race; give that too, or leave it out", o->refine);
+		return -EINVAL;
+	}
+	if (o->refine) {
+		int ladder[SWEEP_MAX_VALUES];
+
+		if (sweep_eic_ladder("--refine", o->refine, ladder, err, errlen) < 0)
+			return -EINVAL;
+	}
 	if (!o->race && o->peers.n) {
 		snprintf(err, errlen, "--peer '%s' only counts with --race; give that too, or leave it out", o->peers.v[0]);
 		return -EINVAL;
@@ -156,7 +169,7 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.companion = o->replay ? &workload_replay : NULL, .ccfg = w,
 		.find_workload = workload_find,
 		.race = o->race, .prime = o->prime, .margin = o->margin_pct ? (double)o->margin_pct / 100 : 0,
-		.peers = o->peers.v, .npeers = o->peers.n,
+		.peers = o->peers.v, .npeers = o->peers.n, .refine = o->refine,
 	};
 	r->stop = &cli_stopped;
 	*b = (struct bitmap_cfg){ .jit = o->jit, .force_bitmap = !o->no_force,

@@ -467,3 +467,40 @@ size_t decision_race(const struct decision_input *in, const struct decision *d,
 	}
 	return n;
 }
+
+size_t decision_leader(const struct decision_input *in, const struct decision *d)
+{
+	size_t best = NONE;
+
+	if (d->answer != NONE)
+		return d->answer;
+	for (size_t v = 0; v < in->nvalues; v++)
+		if (kept(in, v) && d->complete[v] && (best == NONE || d->worst[v] < d->worst[best]))
+			best = v;
+	return best;
+}
+
+static int holds(const int *grid, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (grid[i] == x)
+			return 1;
+	return 0;
+}
+
+size_t decision_neighbours(const int *ladder, size_t nladder, int leader, const int *grid, size_t ngrid,
+			   int below_only, int *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nladder; i++) {
+		if (ladder[i] != leader)
+			continue;
+		if (i > 0 && !holds(grid, ngrid, ladder[i - 1]))
+			out[n++] = ladder[i - 1];
+		if (!below_only && i + 1 < nladder && !holds(grid, ngrid, ladder[i + 1]))
+			out[n++] = ladder[i + 1];
+		break;
+	}
+	return n;
+}

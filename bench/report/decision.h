@@ -97,4 +97,21 @@ enum decision_drop {
 size_t decision_race(const struct decision_input *in, const struct decision *d,
 		     enum decision_drop *why, size_t *by);
 
+/*
+ * The leading value: the answer when there is one, else the kept complete
+ * value of least worst-case regret (the smaller on a tie); (size_t)-1 when
+ * no value has figures in every query.
+ */
+size_t decision_leader(const struct decision_input *in, const struct decision *d);
+
+/*
+ * Refining a coarse grid: the values of LADDER (NLADDER of them, ascending)
+ * next to LEADER in it that the grid (GRID, NGRID values) lacks, into OUT;
+ * the one below it only, when BELOW_ONLY (an answer within the margin in
+ * every query: a larger value cannot be the smallest such). None when
+ * LEADER is not on the ladder. Returns how many.
+ */
+size_t decision_neighbours(const int *ladder, size_t nladder, int leader, const int *grid, size_t ngrid,
+			   int below_only, int *out);
+
 #endif

@@ -163,17 +163,19 @@ static int fill(struct regret *g, size_t q)
 	return 0;
 }
 
-static void read_drops(struct regret *g, const struct report *r, const char *query)
+/* plan.racing's LIST ("dropped", "joined") into TO, *N of them. */
+static void read_history(struct regret_drop *to, size_t *n, const struct report *r, const char *list,
+			 const char *query)
 {
-	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), "dropped"), *o;
+	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), list), *o;
 	size_t i;
 
 	json_array_foreach(a, i, o) {
 		struct regret_drop *d;
 
-		if (g->ndrops == REGRET_MAX_DROPS)
+		if (*n == REGRET_MAX_DROPS)
 			break;
-		d = &g->drops[g->ndrops++];
+		d = &to[(*n)++];
 		snprintf(d->value, sizeof(d->value), "%s", report_str_at(o, "value", NULL) ?: "?");
 		snprintf(d->query, sizeof(d->query), "%s", query);
 		d->after_round = (int)json_integer_value(json_object_get(o, "after_round"));
@@ -230,7 +232,9 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 		if (g->qrounds[q] > g->rounds)
 			g->rounds = g->qrounds[q];
 		g->priming += reps[q]->priming;
-		read_drops(g, reps[q], names[q]);
+		read_history(g->drops, &g->ndrops, reps[q], "dropped", names[q]);
+		if (q == 0)	/* the same values join every query's sweep */
+			read_history(g->joins, &g->njoins, reps[q], "joined", "");
 	}
 	g->in.nqueries = n;
 	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);

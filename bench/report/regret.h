@@ -54,6 +54,8 @@ struct regret {
 	int    qrounds[DECISION_MAX_QUERIES];   /* per column */
 	struct regret_drop drops[REGRET_MAX_DROPS];
 	size_t ndrops;
+	struct regret_drop joins[REGRET_MAX_DROPS];   /* values that joined the race (query ""), the first column's */
+	size_t njoins;
 	unsigned char dropped[DECISION_MAX_VALUES];   /* left some sweep's race: counts as out */
 	char   values[DECISION_MAX_VALUES][32];
 	char   names[DECISION_MAX_QUERIES][96];

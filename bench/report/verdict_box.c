@@ -454,8 +454,11 @@ void verdict_racing(struct doc *d, const struct verdict *v, const struct regret 
 	if (g->priming)
 		doc_para(d, "%zu priming trial%s (one before each sweep's first recorded trial) ran cold as the others and %s left out of every figure.",
 			 g->priming, g->priming == 1 ? "" : "s", g->priming == 1 ? "is" : "are");
+	for (size_t i = 0; i < g->njoins; i++)
+		doc_para(d, "%s joined the race after round %d: %s; it ran from round %d on.", g->joins[i].value,
+			 g->joins[i].after_round, g->joins[i].why, g->joins[i].after_round + 1);
 	if (!g->ndrops)
-		doc_para(d, "No value left the race: every value ran every round.");
+		doc_para(d, "No value left the race: every value ran every round%s.", g->njoins ? " from the one it joined in" : "");
 	for (size_t i = 0; i < g->ndrops; i++)
 		doc_para(d, "%s left the sweep of %s after round %d: %s.", g->drops[i].value, g->drops[i].query,
 			 g->drops[i].after_round, g->drops[i].why);
@@ -517,11 +520,15 @@ static json_t *regret_json(const struct regret *g)
 	return rows;
 }
 
-static json_t *history_json(const struct regret *g, json_t **flagged)
+static json_t *history_json(const struct regret *g, json_t **flagged, json_t **joined)
 {
 	json_t *drops = json_array();
 
 	*flagged = json_array();
+	*joined = json_array();
+	for (size_t i = 0; i < g->njoins; i++)
+		json_array_append_new(*joined, json_pack("{s:o, s:i, s:s}", "value", value_json(g->joins[i].value),
+							 "after_round", g->joins[i].after_round, "why", g->joins[i].why));
 	for (size_t i = 0; i < g->ndrops; i++)
 		json_array_append_new(drops, json_pack("{s:o, s:s, s:i, s:s}", "value", value_json(g->drops[i].value),
 						       "query", g->drops[i].query,
@@ -539,7 +546,7 @@ json_t *verdict_box_json(const struct verdict *v, const struct regret *g)
 	char alter[256], *why = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&why, &len);
-	json_t *o, *fastest = json_object(), *df = json_object(), *flagged, *drops, *with = json_null();
+	json_t *o, *fastest = json_object(), *df = json_object(), *flagged, *drops, *joined, *with = json_null();
 
 	if (f && a)
 		state_sentence(f, v, g);
@@ -551,11 +558,11 @@ json_t *verdict_box_json(const struct verdict *v, const struct regret *g)
 				    value_json(g->values[g->d.q[q].fastest]));
 		json_object_set_new(df, g->names[q], fig(g->d.q[q].df, 0));
 	}
-	drops = history_json(g, &flagged);
+	drops = history_json(g, &flagged, &joined);
 	if (g->differ && g->d_all.answer != NONE)
 		with = json_pack("{s:o, s:s}", "recommendation", value_json(g->values[g->d_all.answer]),
 				 "state", g->d_all.decided ? "decided" : "provisional");
-	o = json_pack("{s:i, s:o, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+	o = json_pack("{s:i, s:o, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
 		      "schema", VERDICT_SCHEMA,
 		      "recommendation", a ? value_json(a) : json_null(),
 		      "state", !a ? "none" : g->d.decided ? "decided" : "provisional",
@@ -569,6 +576,7 @@ json_t *verdict_box_json(const struct verdict *v, const struct regret *g)
 		      "regret", regret_json(g),
 		      "caveats", caveats(v, g),
 		      "dropped", drops,
+		      "joined", joined,
 		      "flagged", flagged,
 		      "with_flagged", with,
 		      "per_query_fastest", fastest,

@@ -30,36 +30,60 @@ int race_init(struct runner *r, char *err, size_t errlen)
 		snprintf(err, errlen, "racing sweeps effective_io_concurrency alone; this plan varies other settings too");
 		return -EINVAL;
 	}
-	json_t *peers = json_array();
+	json_t *peers = json_array(), *rc;
+	int n = 0;
 
+	if (r->cfg.refine && (n = sweep_eic_ladder("--refine", r->cfg.refine, r->ladder, err, errlen)) < 0) {
+		json_decref(peers);
+		return n;
+	}
+	r->nladder = n;
 	for (int i = 0; i < r->cfg.npeers; i++)
 		json_array_append_new(peers, json_string(r->cfg.peers[i]));
-	json_object_set_new(plan, "racing", json_pack("{s:f, s:i, s:o, s:[], s:n}", "margin", r->cfg.margin,
-						      "from_round", DECISION_FIRST_RACE, "peers", peers,
-						      "dropped", "stopped"));
+	rc = json_pack("{s:f, s:i, s:o, s:[], s:n}", "margin", r->cfg.margin, "from_round", DECISION_FIRST_RACE,
+		       "peers", peers, "dropped", "stopped");
+	if (n) {
+		json_t *ladder = json_array();
+
+		for (int k = 0; k < n; k++)
+			json_array_append_new(ladder, json_integer(r->ladder[k]));
+		json_object_set_new(rc, "refine", ladder);
+		json_object_set_new(rc, "joined", json_array());
+	}
+	json_object_set_new(plan, "racing", rc);
 	return record_meta_write(r->dir, r->meta, err, errlen);
 }
 
-/* The round after which VALUE left the race, or 0. */
-static int left_after(const json_t *rc, const char *value)
+/* The round after which VALUE is in LIST ("dropped": left the race,
+ * "joined": joined it), or 0. */
+static int listed_after(const json_t *rc, const char *list, const char *value)
 {
 	const json_t *d;
 	size_t i;
 
-	json_array_foreach(json_object_get(rc, "dropped"), i, d)
+	json_array_foreach(json_object_get(rc, list), i, d)
 		if (!strcmp(json_string_value(json_object_get(d, "value")) ?: "", value))
 			return (int)json_integer_value(json_object_get(d, "after_round"));
 	return 0;
 }
 
+static int left_after(const json_t *rc, const char *value)
+{
+	return listed_after(rc, "dropped", value);
+}
+
 int race_resume(struct runner *r)
 {
-	const json_t *peers = json_object_get(racing(r), "peers"), *p;
+	const json_t *peers = json_object_get(racing(r), "peers"), *p, *rung;
 	size_t i;
 
 	if (!racing(r))
 		return 0;
 	r->cfg.race = true;
+	r->nladder = 0;
+	json_array_foreach(json_object_get(racing(r), "refine"), i, rung)
+		if (json_is_integer(rung) && r->nladder < SWEEP_MAX_VALUES)
+			r->ladder[r->nladder++] = (int)json_integer_value(rung);
 	if (!r->cfg.npeers)
 		json_array_foreach(peers, i, p)
 			if (json_is_string(p) && r->npeer_names < DECISION_MAX_QUERIES - 1)
@@ -81,9 +105,10 @@ void race_apply_drops(struct runner *r)
 		return;
 	for (int i = 0; i < r->plan.ntrials; i++) {
 		const struct sweep_trial *t = &r->plan.trials[i];
-		int after = left_after(rc, sweep_value(&r->plan, t->combo, 0));
+		const char *v = sweep_value(&r->plan, t->combo, 0);
+		int after = left_after(rc, v), joined = listed_after(rc, "joined", v);
 
-		if (!after || t->round <= after)
+		if ((!after || t->round <= after) && t->round > joined)
 			r->plan.trials[k++] = *t;
 	}
 	r->plan.ntrials = k;
@@ -187,7 +212,33 @@ static int flagged_rounds(const struct regret *g, size_t own)
 	return n;
 }
 
-int race_after_round(struct runner *r, int *decided, int *flagged, char *err, size_t errlen)
+/* VALUE joined the race and has run fewer than DECISION_FIRST_RACE rounds since. */
+static int young(struct runner *r, const char *value)
+{
+	int j = listed_after(racing(r), "joined", value);
+
+	return j && r->plan.runs - j < DECISION_FIRST_RACE;
+}
+
+/* The leading value's neighbours on the ladder that the grid lacks, into
+ * JOIN; how many. */
+static size_t neighbours(struct runner *r, const struct regret *g, int *join, int *leader)
+{
+	const struct sweep_setting *st = &r->plan.grid.s[0];
+	size_t lead = decision_leader(&g->in, &g->d);
+	int grid[SWEEP_MAX_VALUES];
+
+	if (lead == (size_t)-1)
+		return 0;
+	for (int k = 0; k < st->nvalues; k++)
+		grid[k] = atoi(st->values[k]);
+	*leader = atoi(g->values[lead]);
+	return decision_neighbours(r->ladder, (size_t)r->nladder, *leader, grid, (size_t)st->nvalues,
+				   g->d.regime == DECISION_WITHIN && g->d.answer != (size_t)-1, join);
+}
+
+int race_after_round(struct runner *r, int *decided, int *flagged, int *join, size_t *njoin, int *leader,
+		     char *err, size_t errlen)
 {
 	struct report reps[DECISION_MAX_QUERIES];
 	const struct report *rp[DECISION_MAX_QUERIES];
@@ -200,6 +251,7 @@ int race_after_round(struct runner *r, int *decided, int *flagged, char *err, si
 	int ret;
 
 	*decided = *flagged = 0;
+	*njoin = 0;
 	if (!g)
 		return -ENOMEM;
 	memset(reps, 0, sizeof(reps));
@@ -214,8 +266,17 @@ int race_after_round(struct runner *r, int *decided, int *flagged, char *err, si
 		for (size_t v = 0; v < g->in.nvalues; v++)
 			dropped[v] = left_after(racing(r), g->values[v]) > 0;
 		g->in.dropped = dropped;
-		if (r->plan.runs >= DECISION_FIRST_RACE && decision_race(&g->in, &g->d, why, by) > 0)
+		if (r->plan.runs >= DECISION_FIRST_RACE && decision_race(&g->in, &g->d, why, by) > 0) {
+			for (size_t v = 0; v < g->in.nvalues; v++)	/* a value that joined runs its rounds first */
+				if (young(r, g->values[v]))
+					why[v] = DECISION_KEEP;
 			record_drops(r, g, why, by);
+		}
+		for (size_t v = 0; v < g->in.nvalues; v++)
+			if (!dropped[v] && !left_after(racing(r), g->values[v]) && young(r, g->values[v]))
+				*decided = 0;
+		if (r->nladder && r->plan.runs >= DECISION_FIRST_RACE)
+			*njoin = neighbours(r, g, join, leader);
 		race_apply_drops(r);
 		keys_to_meta(r);
 		ret = record_meta_write(r->dir, r->meta, err, errlen);
@@ -226,4 +287,54 @@ int race_after_round(struct runner *r, int *decided, int *flagged, char *err, si
 	for (size_t i = 0; i < n; i++)
 		report_free(&reps[i]);
 	return ret;
+}
+
+int race_join(struct runner *r, const int *join, size_t n, int leader, char *err, size_t errlen)
+{
+	json_t *list = json_object_get(racing(r), "joined");
+	char value[16], why[160];
+	int ret = 0, added = 0;
+
+	if (!list) {
+		list = json_array();
+		json_object_set_new(racing(r), "joined", list);
+	}
+	for (size_t i = 0; ret >= 0 && i < n; i++) {
+		ret = sweep_grid_insert_eic(&r->plan.grid, join[i]);
+		if (ret == -E2BIG)
+			snprintf(err, errlen, "the grid holds %d values already: %d cannot join the race", SWEEP_MAX_VALUES, join[i]);
+		if (ret != 1)
+			continue;
+		added++;
+		snprintf(value, sizeof(value), "%d", join[i]);
+		snprintf(why, sizeof(why), "next to %d on the ladder, the leading value after round %d", leader, r->plan.runs);
+		json_array_append_new(list, json_pack("{s:s, s:i, s:s}", "value", value, "after_round", r->plan.runs,
+						      "why", why));
+		fprintf(stderr, "eicbench %s: %s joins the race after round %d: %s\n", r->cfg.command, value,
+			r->plan.runs, why);
+	}
+	if (ret < 0)
+		return ret;
+	if (!added)
+		return 0;
+	return race_replan(r, r->plan.runs, err, errlen);
+}
+
+int race_replan(struct runner *r, int runs, char *err, size_t errlen)
+{
+	struct sweep_plan p;
+	json_t *plan = json_object_get(r->meta, "plan"), *grown;
+	int ret = sweep_plan_build(&p, &r->plan.grid, runs, r->plan.order_seed, err, errlen);
+
+	if (ret < 0)
+		return ret;
+	sweep_plan_free(&r->plan);
+	r->plan = p;
+	race_apply_drops(r);
+	grown = sweep_plan_json(&r->plan);
+	json_object_set(plan, "grid", json_object_get(grown, "grid"));
+	json_object_set(plan, "runs", json_object_get(grown, "runs"));
+	json_object_set(plan, "trial_keys", json_object_get(grown, "trial_keys"));
+	json_decref(grown);
+	return record_meta_write(r->dir, r->meta, err, errlen);
 }

@@ -423,21 +423,7 @@ static int separated(struct runner *r, char *why, size_t len)
 /* One more round: the same seed gives the same earlier rounds. */
 static int add_round(struct runner *r, char *err, size_t errlen)
 {
-	struct sweep_plan p;
-	json_t *plan = json_object_get(r->meta, "plan"), *grown;
-	int ret = sweep_plan_build(&p, &r->plan.grid, r->plan.runs + 1, r->plan.order_seed,
-				   err, errlen);
-
-	if (ret < 0)
-		return ret;
-	sweep_plan_free(&r->plan);
-	r->plan = p;
-	race_apply_drops(r);
-	grown = sweep_plan_json(&r->plan);
-	json_object_set(plan, "runs", json_object_get(grown, "runs"));
-	json_object_set(plan, "trial_keys", json_object_get(grown, "trial_keys"));
-	json_decref(grown);
-	return record_meta_write(r->dir, r->meta, err, errlen);
+	return race_replan(r, r->plan.runs + 1, err, errlen);
 }
 
 /*
@@ -472,16 +458,28 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 			for (int i = 0; ret == 0 && i < n; i++)
 				if ((ret = run_trials(&rs[i], k, err, errlen)) < 0)
 					*which = i;
-		for (int i = 0; ret == 0 && i < n; i++) {
-			int d, f;
+		int join[SWEEP_MAX_VALUES], leader = 0;
+		size_t njoin = 0;
 
-			if ((ret = race_after_round(&rs[i], &d, &f, err, errlen)) < 0)
+		for (int i = 0; ret == 0 && i < n; i++) {
+			int d, f, own[SWEEP_MAX_VALUES], lead = 0;
+			size_t nown = 0;
+
+			if ((ret = race_after_round(&rs[i], &d, &f, own, &nown, &lead, err, errlen)) < 0)
 				*which = i;
 			decided &= d;
 			flagged = f > flagged ? f : flagged;
+			if (nown && !njoin) {	/* every sweep decides on the same records: the first's say */
+				memcpy(join, own, nown * sizeof(int));
+				njoin = nown, leader = lead;
+			}
 		}
+		for (int i = 0; ret == 0 && njoin && i < n; i++)	/* the same values join every query's sweep */
+			if ((ret = race_join(&rs[i], join, njoin, leader, err, errlen)) < 0)
+				*which = i;
 		if (ret < 0)
 			return ret;
+		decided &= !njoin;
 		for (int i = 0; i < n; i++)
 			ran += rs[i].ran;
 		round_s = ran > 0 ? (clock_now_s() - t0) : 0;

@@ -56,6 +56,9 @@ struct runner_cfg {
 	bool        prime;            /* one untimed priming trial before the first recorded one */
 	bool        race;             /* racing between rounds (bench/sweep/race.h) */
 	double      margin;           /* of the decision; 0: DECISION_MARGIN */
+	/* With race: a ladder of effective_io_concurrency values ("0,1,4,16") whose
+	 * neighbours of the leading value join the grid (bench/sweep/race.h); NULL: none. */
+	const char *refine;
 	const char *const *peers;     /* finished sweeps of the same run, decided with this one */
 	int         npeers;
 	const char *out, *resume;
@@ -92,6 +95,8 @@ struct runner {
 	double started_s;
 	int    ran;                   /* trials this command ran */
 	bool   primed;                /* this command's priming trial is done */
+	int    ladder[SWEEP_MAX_VALUES];  /* the race's refining ladder (cfg.refine, or meta.json's) */
+	int    nladder;
 	const char *peer_names[8];    /* a resumed race's peers, from meta.json */
 	int    npeer_names;
 	const volatile sig_atomic_t *stop;

@@ -291,6 +291,54 @@ int sweep_grid_add_eic(struct sweep_grid *g, const char *list, char *err, size_t
 	return add_setting(g, SWEEP_EIC, list, label, err, errlen);
 }
 
+static int by_number(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int sweep_eic_ladder(const char *opt, const char *list, int *out, char *err, size_t errlen)
+{
+	struct sweep_grid *g = calloc(1, sizeof(*g));
+	char label[200];
+	int n;
+
+	if (!g)
+		return -ENOMEM;
+	snprintf(label, sizeof(label), "%s %.160s", opt, list);
+	if (opts_check_text(opt, list, err, errlen) < 0 || add_setting(g, SWEEP_EIC, list, label, err, errlen) < 0) {
+		free(g);
+		return -EINVAL;
+	}
+	n = g->s[0].nvalues;
+	for (int k = 0; k < n; k++)
+		out[k] = atoi(g->s[0].values[k]);
+	qsort(out, (size_t)n, sizeof(int), by_number);
+	free(g);
+	return n;
+}
+
+int sweep_grid_insert_eic(struct sweep_grid *g, int v)
+{
+	int i = sweep_grid_find(g, SWEEP_EIC), k;
+	struct sweep_setting *st;
+
+	if (i < 0)
+		return -ENOENT;
+	st = &g->s[i];
+	for (k = 0; k < st->nvalues; k++)
+		if (atoi(st->values[k]) == v)
+			return 0;
+	if (st->nvalues == SWEEP_MAX_VALUES)
+		return -E2BIG;
+	for (k = st->nvalues; k > 0 && atoi(st->values[k - 1]) > v; k--)
+		memcpy(st->values[k], st->values[k - 1], SWEEP_VALUE_MAX);
+	snprintf(st->values[k], SWEEP_VALUE_MAX, "%d", v);
+	st->nvalues++;
+	return 1;
+}
+
 const char *sweep_value(const struct sweep_plan *p, int combo, int i)
 {
 	int div = 1;

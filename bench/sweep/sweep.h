@@ -78,6 +78,17 @@ int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t err
 /* The same for effective_io_concurrency's LIST as --eic gives it ("--eic LIST: ..."). */
 int sweep_grid_add_eic(struct sweep_grid *g, const char *list, char *err, size_t errlen);
 
+/*
+ * The effective_io_concurrency values of LIST as OPT gives it ("--refine
+ * LIST: ..."), checked as --eic's, into OUT (at most SWEEP_MAX_VALUES),
+ * ascending. Their number, or -EINVAL with ERR.
+ */
+int sweep_eic_ladder(const char *opt, const char *list, int *out, char *err, size_t errlen);
+
+/* Add effective_io_concurrency value V to the grid, in order by number: 1
+ * added, 0 there already, -E2BIG full, -ENOENT no such setting. */
+int sweep_grid_insert_eic(struct sweep_grid *g, int v);
+
 /* The index of setting NAME in the grid, or -1. */
 int sweep_grid_find(const struct sweep_grid *g, const char *name);
 

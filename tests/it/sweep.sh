@@ -1,6 +1,6 @@
 # The cold sweep on a real throwaway cluster: records, plan check, resume, bad input.
 . tests/it/lib.sh
-plan 105
+plan 115
 D=$T/pg
 P=54394
 cluster pg $P
@@ -191,6 +191,27 @@ else
 	skip "a value that left has no trial after its round" "no value left the race in two sweeps"
 fi
 fails 2 "only counts with --race" "--peer without --race" "$EB" sweep --datadir "$D" --peer "$T/s7"
+fails 2 "only counts with --race" "--refine without --race" "$EB" sweep --datadir "$D" --refine 0,1,4
+fails 2 "--refine 0,x: 'x' is not allowed" "a ladder holding a value that is no number" "$EB" sweep --datadir "$D" --race --refine 0,x
+
+# Refining a coarse grid: after round 3 the leading value's neighbours on
+# the ladder that the grid lacks join it (1 leads: 0 below it; 64 leads:
+# 16), and race from round 4 on; nothing of theirs runs before.
+says "--race --refine" "^Written to $T/s10: summary.csv" "$EB" sweep --datadir "$D" --query sparse --eic 1,64 --runs 3 --race --refine 0,1,16,64 --max-runs 6 --out "$T/s10"
+M10=$T/s10/meta.json
+same "the ladder is in meta.json" "$(jq -c .plan.racing.refine "$M10")" "[0,1,16,64]"
+ok "a value next to the leader joined after round 3, and said so" \
+	jq -e '(.plan.racing.joined | length >= 1) and (.plan.racing.joined | all(.after_round == 3 and (.value == "0" or .value == "16") and (.why | test("the leading value after round 3"))))' "$M10"
+same "the grid holds every value that joined" "$(jq '(.plan.racing.joined | map(.value)) - .plan.grid.effective_io_concurrency | length' "$M10")" 0
+same "no trial of a joined value up to its round" \
+	"$(jq -s --slurpfile m "$M10" '[.[] as $t | $m[0].plan.racing.joined[] | select(.value == $t.settings.effective_io_concurrency and $t.round <= .after_round)] | length' "$T/s10/trials.jsonl")" 0
+same "each joined value ran in round 4, once" \
+	"$(jq -r '.plan.racing.joined[].value' "$M10" | while read -r v; do
+		jq -s --arg v "$v" '[.[] | select(.settings.effective_io_concurrency == $v and .round == 4 and .priming != true)] | length' "$T/s10/trials.jsonl"
+	done | sort -u)" 1
+same "every trial of the grown plan recorded once" "$(jq -r 'select(.priming != true) | .trial_key' "$T/s10/trials.jsonl" | sort -u | wc -l)" \
+	"$(jq -r '.plan.trial_keys | length' "$M10")"
+ok "it says which value joined after which round, and why" grep -q "^eicbench sweep: [0-9]* joins the race after round 3: next to [0-9]* on the ladder" "$T/.says.err"
 
 # The index phase, the heap phase and the executor's work outside both
 # (start-up from a cold cache, shut-down) add up to EXPLAIN's execution time;
