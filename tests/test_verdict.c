@@ -353,6 +353,7 @@ static void joined(void **state)
 	text = text_of(&v);
 	expect(text, "32 joined the race after round 3: next to 16 on the ladder, the leading value after round 3; it ran from round 4 on.");
 	expect(text, "every value ran every round from the one it joined in");
+	expect(text, "The grid was refined on the ladder 0, 1, 4, 16, 32, 64:");
 	free(text);
 	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.njoins, 1);

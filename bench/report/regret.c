@@ -183,6 +183,18 @@ static void read_history(struct regret_drop *to, size_t *n, const struct report 
 	}
 }
 
+static void read_ladder(struct regret *g, const struct report *r)
+{
+	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), "refine"), *o;
+	size_t i, used = 0;
+
+	g->ladder[0] = 0;
+	json_array_foreach(a, i, o)
+		if (json_is_integer(o) && used < sizeof(g->ladder))
+			used += (size_t)snprintf(g->ladder + used, sizeof(g->ladder) - used, "%s%lld", i ? ", " : "",
+						 (long long)json_integer_value(o));
+}
+
 static int max_round(const struct report *r)
 {
 	const json_t *t;
@@ -233,8 +245,10 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 			g->rounds = g->qrounds[q];
 		g->priming += reps[q]->priming;
 		read_history(g->drops, &g->ndrops, reps[q], "dropped", names[q]);
-		if (q == 0)	/* the same values join every query's sweep */
+		if (q == 0) {	/* the same values join every query's sweep */
 			read_history(g->joins, &g->njoins, reps[q], "joined", "");
+			read_ladder(g, reps[q]);
+		}
 	}
 	g->in.nqueries = n;
 	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);

@@ -56,6 +56,7 @@ struct regret {
 	size_t ndrops;
 	struct regret_drop joins[REGRET_MAX_DROPS];   /* values that joined the race (query ""), the first column's */
 	size_t njoins;
+	char   ladder[256];           /* the refining ladder ("0, 1, 4, 16"), "" when none */
 	unsigned char dropped[DECISION_MAX_VALUES];   /* left some sweep's race: counts as out */
 	char   values[DECISION_MAX_VALUES][32];
 	char   names[DECISION_MAX_QUERIES][96];

@@ -454,6 +454,13 @@ void verdict_racing(struct doc *d, const struct verdict *v, const struct regret 
 	if (g->priming)
 		doc_para(d, "%zu priming trial%s (one before each sweep's first recorded trial) ran cold as the others and %s left out of every figure.",
 			 g->priming, g->priming == 1 ? "" : "s", g->priming == 1 ? "is" : "are");
+	if (g->ladder[0] && !g->njoins)
+		doc_para(d, "The grid was to be refined on the ladder %s: no value joined, %s.", g->ladder,
+			 g->rounds >= DECISION_FIRST_RACE ? "the leading value's neighbours there being in the grid from the start" :
+			 "the sweeps stopping before the third round, after which refining starts");
+	else if (g->ladder[0])
+		doc_para(d, "The grid was refined on the ladder %s: after each round from the third the leading value's neighbours there that the grid lacked joined it.",
+			 g->ladder);
 	for (size_t i = 0; i < g->njoins; i++)
 		doc_para(d, "%s joined the race after round %d: %s; it ran from round %d on.", g->joins[i].value,
 			 g->joins[i].after_round, g->joins[i].why, g->joins[i].after_round + 1);
