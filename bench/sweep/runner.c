@@ -474,22 +474,28 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 				njoin = nown, leader = lead;
 			}
 		}
-		for (int i = 0; ret == 0 && njoin && i < n; i++)	/* the same values join every query's sweep */
+		if (ret < 0)
+			return ret;
+		for (int i = 0; i < n; i++)
+			ran += rs[i].ran;
+		round_s = ran > 0 ? (clock_now_s() - t0) : 0;
+		int at_max = r->plan.runs >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs);
+		int at_budget = r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s;
+
+		/* the same values join every query's sweep, when a round more can run */
+		for (int i = 0; ret == 0 && njoin && !at_max && !at_budget && i < n; i++)
 			if ((ret = race_join(&rs[i], join, njoin, leader, err, errlen)) < 0)
 				*which = i;
 		if (ret < 0)
 			return ret;
-		decided &= !njoin;
-		for (int i = 0; i < n; i++)
-			ran += rs[i].ran;
-		round_s = ran > 0 ? (clock_now_s() - t0) : 0;
+		decided &= !njoin || at_max || at_budget;
 		if (decided) {
 			snprintf(why, sizeof(why), "decided after %d rounds%s", r->plan.runs,
 				 n > 1 ? ", every query's taken in turn" : "");
-		} else if (r->plan.runs >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs)) {
+		} else if (at_max) {
 			snprintf(why, sizeof(why), "--max-runs %d reached%s", r->cfg.max_runs,
 				 flagged ? " (and a round for each round with a flagged run, as many at most)" : "");
-		} else if (r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s) {
+		} else if (at_budget) {
 			snprintf(why, sizeof(why), "another round would pass --budget");
 		} else {
 			fprintf(stderr, "eicbench %s: not decided after %d rounds: adding round %d%s\n",

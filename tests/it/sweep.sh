@@ -1,6 +1,6 @@
 # The cold sweep on a real throwaway cluster: records, plan check, resume, bad input.
 . tests/it/lib.sh
-plan 115
+plan 117
 D=$T/pg
 P=54394
 cluster pg $P
@@ -212,6 +212,10 @@ same "each joined value ran in round 4, once" \
 same "every trial of the grown plan recorded once" "$(jq -r 'select(.priming != true) | .trial_key' "$T/s10/trials.jsonl" | sort -u | wc -l)" \
 	"$(jq -r '.plan.trial_keys | length' "$M10")"
 ok "it says which value joined after which round, and why" grep -q "^eicbench sweep: [0-9]* joins the race after round 3: next to [0-9]* on the ladder" "$T/.says.err"
+# at the last round --max-runs allows (one more for a round with a flagged
+# run), no value joins: it could not run
+says "--refine with no round left" "^Written to $T/s11: summary.csv" "$EB" sweep --datadir "$D" --query sparse --eic 1,64 --runs 3 --race --refine 0,1,16,64 --max-runs 3 --out "$T/s11"
+same "nothing joins after the last round" "$(jq '.plan.runs as $n | [.plan.racing.joined[] | select(.after_round >= $n)] | length' "$T/s11/meta.json")" 0
 
 # The index phase, the heap phase and the executor's work outside both
 # (start-up from a cold cache, shut-down) add up to EXPLAIN's execution time;
