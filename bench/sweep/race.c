@@ -272,10 +272,10 @@ int race_after_round(struct runner *r, int *decided, int *flagged, int *join, si
 					why[v] = DECISION_KEEP;
 			record_drops(r, g, why, by);
 		}
-		for (size_t v = 0; v < g->in.nvalues; v++)
-			if (!dropped[v] && !left_after(racing(r), g->values[v]) && young(r, g->values[v]))
+		for (size_t v = 0; v < g->in.nvalues; v++)	/* a young value is never dropped */
+			if (young(r, g->values[v]))
 				*decided = 0;
-		if (r->nladder && r->plan.runs >= DECISION_FIRST_RACE)
+		if (join && r->nladder && r->plan.runs >= DECISION_FIRST_RACE)
 			*njoin = neighbours(r, g, join, leader);
 		race_apply_drops(r);
 		keys_to_meta(r);

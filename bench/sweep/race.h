@@ -25,10 +25,10 @@ int race_init(struct runner *r, char *err, size_t errlen);
 /*
  * After a round: decide, drop what cannot win, and say so on stderr.
  * *DECIDED = 1 when the decision is made; *FLAGGED = the rounds holding a
- * flagged run. With a refining ladder (runner_cfg.refine), from the third
- * round: the leading value's neighbours on it that the grid lacks into
- * JOIN (room for SWEEP_MAX_VALUES), *NJOIN of them, the leader in
- * *LEADER. A value that joined is not dropped, and the sweep not decided,
+ * flagged run. With a refining ladder (runner_cfg.refine) and JOIN not
+ * NULL, from the third round: the leading value's neighbours on it that
+ * the grid lacks into JOIN (room for SWEEP_MAX_VALUES), *NJOIN of them,
+ * the leader in *LEADER. A value that joined is not dropped, and the sweep not decided,
  * before it has run DECISION_FIRST_RACE rounds. 0, or -errno with ERR (a
  * decision that cannot be made yet is not an error: *DECIDED stays 0).
  */

@@ -462,17 +462,15 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 		size_t njoin = 0;
 
 		for (int i = 0; ret == 0 && i < n; i++) {
-			int d, f, own[SWEEP_MAX_VALUES], lead = 0;
-			size_t nown = 0;
+			int d, f;
+			size_t none;
 
-			if ((ret = race_after_round(&rs[i], &d, &f, own, &nown, &lead, err, errlen)) < 0)
+			/* every sweep decides on the same records: the first says who joins */
+			if ((ret = race_after_round(&rs[i], &d, &f, i ? NULL : join, i ? &none : &njoin, &leader,
+						    err, errlen)) < 0)
 				*which = i;
 			decided &= d;
 			flagged = f > flagged ? f : flagged;
-			if (nown && !njoin) {	/* every sweep decides on the same records: the first's say */
-				memcpy(join, own, nown * sizeof(int));
-				njoin = nown, leader = lead;
-			}
 		}
 		if (ret < 0)
 			return ret;
