@@ -4,7 +4,9 @@
  * advice the ramp asks for; on 18 under each io_method the reads the read
  * stream starts, combining neighbours, never across a segment, and the
  * blocks verified where checksums are asked for; the work between pages is
- * spent, each page's tuples read where its block was read to; bad configurations are refused before any read.
+ * spent, each page's tuples read where its block was read to; io_uring marks
+ * the reads past the first few in flight IOSQE_ASYNC and keeps no more
+ * unreaped than its ring holds; bad configurations are refused before any read.
  * io_uring is skipped (not failed) where the kernel refuses it.
  */
 #include <setjmp.h>
@@ -204,6 +206,41 @@ static void pool_touched(void **state)
 	same_walk(f, &used);
 }
 
+/* io_uring on 18: a read staged while more than REPLAY_URING_INLINE are
+ * unreaped goes to the kernel's workers (IOSQE_ASYNC), so one is marked
+ * exactly when the ring ever held more than REPLAY_URING_INLINE + 1; the
+ * first reads never are; with a ring of 3 entries (io_max_concurrency 3)
+ * no more than 3 are ever unreaped, so none is marked, and every block is
+ * still read where it belongs. */
+static void uring_async(void **state)
+{
+	struct fx *f = *state;
+	struct replay_result res;
+	struct replay_config c = config(f, REPLAY_PG18, REPLAY_IO_URING, 64);
+	char err[256];
+	int rc;
+
+	c.ring_entries = 64;
+	c.work_ns_per_page = 20000;	/* the consumer is slow: the reads run ahead of it */
+	rc = replay_run(&c, &res, err, sizeof(err));
+	if (rc < 0 && strstr(err, "cannot start"))
+		skip();
+	assert_int_equal(rc, 0);
+	assert_int_equal(res.read_blocks, NPAGES);
+	assert_true(res.ring_max_unreaped <= 64);
+	assert_true(res.ring_max_unreaped > REPLAY_URING_INLINE + 1);
+	assert_true(res.async_reads > 0);
+	assert_true(res.async_reads + REPLAY_URING_INLINE + 1 <= res.reads);
+	same_walk(f, &res);
+	c.ring_entries = 3;
+	assert_int_equal(replay_run(&c, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.read_blocks, NPAGES);
+	assert_true(res.ring_max_unreaped <= 3);
+	assert_int_equal(res.async_reads, 0);
+	assert_true(res.stream.max_ios_in_flight > 3);	/* the stream wanted more than the ring allows */
+	same_walk(f, &res);
+}
+
 static void refused(void **state)
 {
 	struct fx *f = *state;
@@ -245,6 +282,7 @@ int main(void)
 		cmocka_unit_test(pg17),
 		cmocka_unit_test(pg18),
 		cmocka_unit_test(pool_touched),
+		cmocka_unit_test(uring_async),
 		cmocka_unit_test(refused),
 		cmocka_unit_test(names),
 	};

@@ -67,7 +67,7 @@ static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 		const struct report_group *g = &r->groups[idx[i]];
 		const char *method = report_group_setting(r, g, "io_method");
 
-		if (method && !strcmp(method, "worker") &&
+		if (method && (!strcmp(method, "worker") || !strcmp(method, "io_uring")) &&
 		    !isnan(g->heap_aio_in_flight) && !isnan(g->heap_queue_depth) &&
 		    g->heap_aio_in_flight > 2 * g->heap_queue_depth + 1 &&
 		    (at == REPORT_NONE || g->heap_aio_in_flight > r->groups[at].heap_aio_in_flight))
@@ -333,19 +333,37 @@ static const char *split_why(const struct report *r)
 }
 
 /* Reads PostgreSQL had in flight that had not reached the device: under
- * io_method = worker they wait for an I/O worker, each reading one at a time. */
+ * io_method = worker they wait for an I/O worker, each reading one at a
+ * time; under io_uring, past the first 4 in flight, PostgreSQL 18 marks its
+ * buffered reads IOSQE_ASYNC and the kernel's io-wq threads perform them,
+ * blocking, at most min(io_max_concurrency, 4 per CPU) of them. */
 static void explain_aio_queued(FILE *f, const struct report *r, const size_t *idx, size_t n)
 {
 	size_t at = aio_queued(r, idx, n);
 	const struct report_group *g;
-	const char *workers;
+	const char *workers, *method, *conc;
+	long long cpus;
 
 	if (at == REPORT_NONE)
 		return;
 	g = &r->groups[at];
+	method = report_group_setting(r, g, "io_method");
+	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device:",
+		report_explain_value(r, at), g->heap_aio_in_flight, g->heap_queue_depth);
+	if (method && !strcmp(method, "io_uring")) {
+		conc = report_group_setting(r, g, "io_max_concurrency");
+		cpus = (long long)json_integer_value(json_object_get(json_object_get(r->meta, "host"), "cpu_count"));
+		fprintf(f, " past the first 4 in flight PostgreSQL 18 hands each buffered read to the kernel's io-wq threads (IOSQE_ASYNC), which perform one read at a time each, blocking");
+		if (conc && cpus > 0) {
+			long long c = atoll(conc), most = c < 4 * cpus ? c : 4 * cpus;
+			fprintf(f, ", at most %lld of them here (io_max_concurrency %s or 4 per CPU, whichever is smaller)",
+				most, conc);
+		}
+		fprintf(f, "; the others waited for one of those threads, or had finished and waited for the backend to reap them, not for the device.");
+		return;
+	}
 	workers = report_group_setting(r, g, "io_workers");
-	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device: most waited inside the server for %s%s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
-		report_explain_value(r, at), g->heap_aio_in_flight, g->heap_queue_depth,
+	fprintf(f, " most waited inside the server for %s%s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
 		workers ? "one of its " : "its", workers ? workers : "");
 }
 

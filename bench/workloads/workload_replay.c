@@ -297,7 +297,7 @@ static int resume(struct runner *r, const json_t *plan, char *err, size_t errlen
 /* ---- one trial ---- */
 
 struct in_force {
-	int  version, eic, combine, workers;
+	int  version, eic, combine, workers, max_concurrency;
 	char method[32], checksums[8];
 	unsigned pin_limit, shared_buffers;
 };
@@ -327,6 +327,7 @@ static int settings(struct runner *r, int combo, struct in_force *s, json_t **in
 		s->pin_limit = replay_pin_limit(strtoll(PQgetvalue(res, 0, 5), NULL, 10), int_at(res, 6, 100),
 						int_at(res, 7, 3), int_at(res, 8, 8), int_at(res, 9, 10));
 		snprintf(s->checksums, sizeof(s->checksums), "%s", PQgetvalue(res, 0, 10));
+		s->max_concurrency = int_at(res, 11, 64);
 		*in_force = runner_in_force(r, c);
 	}
 	PQclear(res);
@@ -396,7 +397,8 @@ static int config_for(const struct runner *r, const struct in_force *s, struct r
 		.model = s->version >= 180000 ? REPLAY_PG18 : REPLAY_PG13_17,
 		.eic = (unsigned)(b->tablespace_eic[0] ? atoi(b->tablespace_eic) : s->eic),
 		.combine_limit = (unsigned)s->combine, .pin_limit = s->pin_limit,
-		.io_workers = (unsigned)s->workers, .disk_name = r->disk[0] ? r->disk : NULL, .disk_file = r->disk_file,
+		.io_workers = (unsigned)s->workers, .ring_entries = (unsigned)s->max_concurrency,
+		.disk_name = r->disk[0] ? r->disk : NULL, .disk_file = r->disk_file,
 		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
 		.verify_blocks = !strcmp(s->checksums, "on"),
 		.pool_blocks = s->shared_buffers,
@@ -435,10 +437,17 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 		"mean_read_kib", x->reads ? (double)x->read_blocks * c->map->block_bytes / 1024.0 / (double)x->reads : 0.0,
 		"walk", "tuples", (json_int_t)x->walk.tuples, "bytes", (json_int_t)x->walk.bytes,
 		"stream", c->model == REPLAY_PG18 ?
-			  json_pack("{s:I, s:I, s:i, s:i, s:i}", "hits", (json_int_t)st->hits,
+			  json_pack("{s:I, s:I, s:i, s:i, s:i, s:o, s:o, s:o}", "hits", (json_int_t)st->hits,
 				    "advices", (json_int_t)st->advices, "max_distance", (int)st->max_distance,
 				    "max_ios_in_flight", (int)st->max_ios_in_flight,
-				    "max_pinned", (int)st->max_pinned) : json_null(),
+				    "max_pinned", (int)st->max_pinned,
+				    "ring_entries", c->method == REPLAY_IO_URING && c->eic ?
+						    json_integer((json_int_t)c->ring_entries) : json_null(),
+				    "async_reads", c->method == REPLAY_IO_URING && c->eic ?
+						   json_integer((json_int_t)x->async_reads) : json_null(),
+				    "ring_max_unreaped", c->method == REPLAY_IO_URING && c->eic ?
+							 json_integer((json_int_t)x->ring_max_unreaped) : json_null()) :
+			  json_null(),
 		"cpu", "user_ms", x->user_ms, "system_ms", x->system_ms, "minor_faults", (json_int_t)x->minor_faults,
 		"oncpu_ms", x->have_schedstat ? json_real(x->oncpu_ms) : json_null(),
 		"runqueue_ms", x->have_schedstat ? json_real(x->runqueue_ms) : json_null(),

@@ -42,6 +42,8 @@ struct replay {
 	struct io_uring ring;
 	bool      have_ring;
 	unsigned  staged;              /* io_uring: queued, not yet submitted */
+	unsigned  unreaped;            /* io_uring: queued or submitted, completion not reaped */
+	unsigned  ring_entries;        /* io_uring: the ring's size, the most unreaped at once */
 	bool     *ring_done;
 	int64_t  *ring_res;            /* io_uring: each slot's result, once done */
 	struct ioworkers workers;
@@ -219,6 +221,53 @@ static int submit_ring(struct replay *r)
 	return 0;
 }
 
+/* Submit what is queued, wait for a completion if the ring has none, and
+ * reap every completion the ring held when the wait ended, as a backend
+ * drains its ring whenever it waits for one of its reads. */
+static int reap_ring(struct replay *r, size_t idx)
+{
+	struct io_uring_cqe *cqe, *batch[REPLAY_SUBMIT_BATCH];
+	int rc = submit_ring(r);
+	unsigned ready;
+
+	if (rc == 0 && !io_uring_cq_ready(&r->ring))
+		do
+			rc = io_uring_wait_cqe(&r->ring, &cqe);
+		while (rc == -EINTR);
+	if (rc < 0)
+		return fail(r, rc, "io_uring wait", idx);
+	for (ready = io_uring_cq_ready(&r->ring); ready > 0;) {
+		unsigned n = io_uring_peek_batch_cqe(&r->ring, batch, ready < REPLAY_SUBMIT_BATCH ?
+						     ready : REPLAY_SUBMIT_BATCH);
+
+		if (n == 0)
+			break;
+		for (unsigned i = 0; i < n; i++) {
+			unsigned done = (unsigned)io_uring_cqe_get_data64(batch[i]);
+
+			r->ring_res[done] = batch[i]->res;
+			r->ring_done[done] = true;
+		}
+		io_uring_cq_advance(&r->ring, n);
+		r->unreaped -= n;
+		ready -= n;
+	}
+	return 0;
+}
+
+/* Reap completions until SLOT's has come; its result. */
+static int reap_until(struct replay *r, unsigned slot, size_t idx, size_t want)
+{
+	int rc;
+
+	while (!r->ring_done[slot])
+		if ((rc = reap_ring(r, idx)) < 0)
+			return rc;
+	if (r->ring_res[slot] == (int64_t)want)
+		return 0;
+	return fail(r, r->ring_res[slot] < 0 ? (int)r->ring_res[slot] : -EIO, "read", idx);
+}
+
 static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchronous)
 {
 	struct replay *r = arg;
@@ -249,6 +298,13 @@ static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchron
 				(size_t)n * r->cfg->map->block_bytes, off);
 		return 0;
 	}
+	/* A backend has io_max_concurrency handles for its reads: with all of
+	 * them unreaped it waits for one to come back. */
+	while (r->unreaped >= r->ring_entries) {
+		int rc = reap_ring(r, idx);
+		if (rc < 0)
+			return rc;
+	}
 	if (!(sqe = io_uring_get_sqe(&r->ring))) {
 		int rc = submit_ring(r);
 		if (rc < 0 || !(sqe = io_uring_get_sqe(&r->ring)))
@@ -257,6 +313,12 @@ static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchron
 	r->ring_done[slot] = false;
 	io_uring_prep_read(sqe, fd, slot_buf(r, slot), n * r->cfg->map->block_bytes, (uint64_t)off);
 	io_uring_sqe_set_data64(sqe, slot);
+	if (r->unreaped++ > REPLAY_URING_INLINE) {	/* PostgreSQL 18's method_io_uring.c */
+		io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+		r->res->async_reads++;
+	}
+	if (r->unreaped > r->res->ring_max_unreaped)
+		r->res->ring_max_unreaped = r->unreaped;
 	return ++r->staged == REPLAY_SUBMIT_BATCH ? submit_ring(r) : 0;
 }
 
@@ -269,30 +331,6 @@ static int submit18(void *arg)
 	else if (r->cfg->method == REPLAY_IO_URING)
 		return submit_ring(r);
 	return 0;
-}
-
-/* Reap completions until SLOT's has come; its result. */
-static int reap_until(struct replay *r, unsigned slot, size_t idx, size_t want)
-{
-	while (!r->ring_done[slot]) {
-		struct io_uring_cqe *cqe;
-		unsigned done;
-		int rc = submit_ring(r);
-
-		if (rc == 0)
-			do
-				rc = io_uring_wait_cqe(&r->ring, &cqe);
-			while (rc == -EINTR);
-		if (rc < 0)
-			return fail(r, rc, "io_uring wait", idx);
-		done = (unsigned)io_uring_cqe_get_data64(cqe);
-		r->ring_res[done] = cqe->res;
-		r->ring_done[done] = true;
-		io_uring_cqe_seen(&r->ring, cqe);
-	}
-	if (r->ring_res[slot] == (int64_t)want)
-		return 0;
-	return fail(r, r->ring_res[slot] < 0 ? (int)r->ring_res[slot] : -EIO, "read", idx);
 }
 
 static int wait18(void *arg, size_t idx, unsigned n)
@@ -403,7 +441,8 @@ static int setup(struct replay *r)
 	if (c->model != REPLAY_PG18 || c->eic == 0)
 		return 0;
 	if (c->method == REPLAY_IO_URING) {
-		if ((rc = io_uring_queue_init(r->nslots < 8 ? 8 : r->nslots, &r->ring, 0)) < 0)
+		r->ring_entries = c->ring_entries ? c->ring_entries : r->nslots;
+		if ((rc = io_uring_queue_init(r->ring_entries, &r->ring, 0)) < 0)
 			return snprintf(r->err, r->errlen, "io_uring cannot start: %s", strerror(-rc)), rc;
 		r->have_ring = true;
 	} else if (c->method == REPLAY_WORKER) {

@@ -6,8 +6,12 @@
  * the prefetch ramp advises. On 18 the read stream of
  * io/engines/readstream.h, carried out per io_method: sync (advice when the
  * read starts, one pread of the combined blocks when the consumer reaches
- * it), io_uring (reads queued in a ring, submitted when a look-ahead ends,
- * reaped when the consumer waits) or worker (io_workers threads taking
+ * it), io_uring (reads queued in a ring of io_max_concurrency entries,
+ * submitted when a look-ahead ends; as PostgreSQL 18 does, a read submitted
+ * while more than REPLAY_URING_INLINE are in flight is marked IOSQE_ASYNC,
+ * so the kernel's io-wq threads perform it, blocking, where the others are
+ * started in the submitting thread; when the consumer waits, every
+ * completion then in the ring is reaped) or worker (io_workers threads taking
  * reads from a queue, each waking up to two idle peers, as PostgreSQL's I/O
  * workers do); with effective_io_concurrency 0 every method reads
  * synchronously in the scanning thread. On 18 with data checksums the thread
@@ -40,6 +44,9 @@
 
 #define REPLAY_MAX_WORKERS 32          /* io_workers' maximum */
 #define REPLAY_SUBMIT_BATCH 32         /* reads staged before a submit is forced */
+#define REPLAY_URING_INLINE 4          /* io_uring: reads in flight (submitted, not reaped)
+					  up to which a buffered read is started in the
+					  submitting thread; past it, IOSQE_ASYNC */
 
 enum replay_model { REPLAY_PG13_17, REPLAY_PG18 };
 enum replay_method { REPLAY_SYNC, REPLAY_IO_URING, REPLAY_WORKER };
@@ -54,6 +61,9 @@ struct replay_config {
 	unsigned                 combine_limit;   /* 18: io_combine_limit in blocks */
 	unsigned                 pin_limit;    /* 18: the backend's share of shared buffers, 0 = none */
 	unsigned                 io_workers;   /* 18, worker: threads (1..REPLAY_MAX_WORKERS) */
+	unsigned                 ring_entries; /* 18, io_uring: the ring's size (io_max_concurrency),
+						    which also bounds the kernel's io-wq threads;
+						    0 = as many as reads in flight */
 	uint64_t                 work_ns_per_page;   /* the backend's CPU per page, spent after it */
 	bool                     verify_blocks;  /* 18 with data checksums: whoever completes a
 						    read verifies its blocks (io/engines/pagesum.h) */
@@ -77,6 +87,9 @@ struct replay_result {
 	double   work_ms;                      /* ... spinning for the backend's work */
 	uint64_t reads, read_blocks;           /* reads issued (a read covers read_blocks / reads) */
 	uint64_t advices;
+	uint64_t async_reads;                  /* 18, io_uring: reads marked IOSQE_ASYNC */
+	unsigned ring_max_unreaped;            /* 18, io_uring: the most reads queued or in
+						  flight whose completions were not reaped */
 	struct readstream_stats stream;        /* 18 */
 	double   user_ms, system_ms;           /* the scanning thread's CPU */
 	uint64_t minor_faults;                 /* and its page faults (fresh pool memory among them) */

@@ -2,7 +2,8 @@
 -- version, effective_io_concurrency in force (the session's, after the
 -- trial's SET), and on 18 io_method, io_combine_limit and io_workers (in
 -- blocks and workers), shared_buffers in blocks and the settings that size a
--- backend's share of it, and whether pages carry checksums. A setting a
+-- backend's share of it, whether pages carry checksums, and on 18
+-- io_max_concurrency (the size of each backend's io_uring ring). A setting a
 -- version lacks is NULL.
 SELECT current_setting('server_version_num')::int,
        current_setting('effective_io_concurrency')::int,
@@ -15,4 +16,5 @@ SELECT current_setting('server_version_num')::int,
                 current_setting('autovacuum_max_workers')::int),
        current_setting('max_worker_processes')::int,
        current_setting('max_wal_senders')::int,
-       current_setting('data_checksums');
+       current_setting('data_checksums'),
+       (SELECT setting::int FROM pg_settings WHERE name = 'io_max_concurrency');

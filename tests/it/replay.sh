@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 46
+plan 47
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -95,7 +95,8 @@ if [ -z "$bindir" ]; then
 	for d in "load 1M rows" "a sweep with replay trials under sync, io_uring and worker" "replay trials beside the query's" \
 		"cold cycles" "every page read once" "device requests recorded" "report section" \
 		"request differences" "parts add up" "the replay's method is the trial's io_method" \
-		"the read stream's reads" "tuples read" "a replay table for each io_method"; do
+		"the read stream's reads" "tuples read" "a replay table for each io_method" \
+		"io_uring's ring and its IOSQE_ASYNC reads"; do
 		skip "18: $d" "no PostgreSQL 18 build; scripts/build-pg.sh 18 makes one"
 	done
 	exit 0
@@ -115,3 +116,8 @@ same "18: the replay's method is the trial's io_method" \
 	"$(jq -r 'select(.workload == "replay") | (.replay.model == "18" and .replay.method == .settings.io_method)' "$R" | sort -u)" true
 same "18: the replay read what its read stream started, no more than 16 at a time" \
 	"$(jq -r 'select(.workload == "replay") | (.replay.stream.max_ios_in_flight <= ((.settings.effective_io_concurrency | tonumber) | if . == 0 then 1 else . end))' "$R" | sort -u)" true
+same "18: io_uring's ring as large as the server's io_max_concurrency, never more reads unreaped, the first 5 never marked IOSQE_ASYNC" \
+	"$(jq -r --arg c "$(jq -r '.server.settings.io_max_concurrency' "$T/s18/meta.json")" \
+		'select(.workload == "replay" and .replay.method == "io_uring" and .replay.eic > 0) | .replay |
+		 (.stream.ring_entries == ($c | tonumber) and .stream.ring_max_unreaped <= .stream.ring_entries
+		  and .stream.async_reads + 5 <= .reads)' "$R" | sort -u)" true
