@@ -56,9 +56,10 @@ static size_t span(const struct report *r, const size_t *idx, size_t n, size_t o
 }
 
 /* The group among IDX with the most I/Os in flight inside PostgreSQL when,
- * under io_method = worker, they were clearly more than the device's queue
- * held (the reads queued for the I/O workers), else REPORT_NONE. Under
- * io_uring a read the backend has not yet reaped counts in flight too. */
+ * under io_method = worker or io_uring, they were clearly more than the
+ * device's queue held (the reads queued for the I/O workers, or for the
+ * kernel's io-wq threads), else REPORT_NONE. Under io_uring a read the
+ * backend has not yet reaped counts in flight too. */
 static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 {
 	size_t at = REPORT_NONE;
@@ -67,7 +68,10 @@ static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 		const struct report_group *g = &r->groups[idx[i]];
 		const char *method = report_group_setting(r, g, "io_method");
 
-		if (method && (!strcmp(method, "worker") || !strcmp(method, "io_uring")) &&
+		/* under io_uring only reads past the first 4 in flight go to the
+		 * kernel's threads: fewer than that on average says nothing of them */
+		if (method && (!strcmp(method, "worker") ||
+			       (!strcmp(method, "io_uring") && g->heap_aio_in_flight > 5)) &&
 		    !isnan(g->heap_aio_in_flight) && !isnan(g->heap_queue_depth) &&
 		    g->heap_aio_in_flight > 2 * g->heap_queue_depth + 1 &&
 		    (at == REPORT_NONE || g->heap_aio_in_flight > r->groups[at].heap_aio_in_flight))
