@@ -19,6 +19,7 @@ tests/pgstats-watch: tests/pgstats_watch.o $(LIBBENCH) $(LIBIO)
 unit: tests/pgstats-watch
 -include tests/pgstats_watch.d
 test_replay_DEPS = tests/fixture.o
+test_ioworkers_DEPS = tests/fixture.o
 test_sysstat_DEPS = tests/fixture.o
 test_pagereport_DEPS = tests/fixture.o
 test_irqcpu_DEPS = tests/fixture.o

@@ -1,7 +1,8 @@
 /*
- * ioworkers: the worker pool of ioworkers.h: one mutex over the queue, one
- * condition for work (a signal wakes one idle worker) and one for finished
- * reads (the submitter waits on it by slot).
+ * ioworkers: the worker pool of ioworkers.h: one mutex over the queue and
+ * the idle mask, a latch per worker (a semaphore behind a flag), and one
+ * for the submitter. As in PostgreSQL, latches are set after the lock is
+ * released, and a finished read does not take the lock.
  */
 #include "io/engines/ioworkers.h"
 #include "io/engines/pagesum.h"
@@ -9,10 +10,41 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#define NO_SLOT UINT_MAX
+
+static void latch_init(struct ioworker_latch *l)
+{
+	atomic_init(&l->is_set, false);
+	sem_init(&l->sem, 0, 0);
+}
+
+static void latch_set(struct ioworker_latch *l)
+{
+	if (!atomic_exchange(&l->is_set, true))
+		sem_post(&l->sem);
+}
+
+/* Return once the latch is set (at once if it is). */
+static void latch_wait(struct ioworker_latch *l)
+{
+	while (!atomic_load(&l->is_set))
+		while (sem_wait(&l->sem) < 0 && errno == EINTR)
+			;
+}
+
+/* Clear it, and the wake-ups it has already had. */
+static void latch_reset(struct ioworker_latch *l)
+{
+	atomic_store(&l->is_set, false);
+	while (sem_trywait(&l->sem) == 0)
+		;
+}
 
 static double thread_cpu_ms(void)
 {
@@ -32,51 +64,74 @@ static int64_t do_read(const struct ioworkers *w, int *fds, struct ioworker_read
 	return (int64_t)file_pread_full(fds[rd->file], rd->buf, rd->len, rd->off);
 }
 
-/* Take one queued slot and wake peers while reads are still queued; under the lock. */
-static unsigned take(struct ioworkers *w)
+/* The lowest-numbered idle worker, no longer idle; -1 if none. Under the lock. */
+static int choose_idle(struct ioworkers *w)
 {
-	unsigned slot = w->queue[w->qhead], wake;
+	int i;
 
-	w->qhead = (w->qhead + 1) % w->nslots;
-	w->qlen--;
-	wake = w->qlen < IOWORKERS_FANOUT ? w->qlen : IOWORKERS_FANOUT;
-	for (unsigned i = 0; i < wake && i < w->idle; i++)
-		pthread_cond_signal(&w->work);
-	return slot;
+	if (w->idle_mask == 0)
+		return -1;
+	i = __builtin_ctzll(w->idle_mask);
+	w->idle_mask &= ~(UINT64_C(1) << i);
+	return i;
+}
+
+struct worker_arg {
+	struct ioworkers *w;
+	unsigned id;
+};
+
+/* Worker ID marks SLOT done, and wakes the submitter if it sleeps on it. */
+static void complete(struct ioworkers *w, unsigned id, unsigned slot, int64_t res)
+{
+	w->worker_reads[id]++;
+	w->slots[slot].result = res;
+	atomic_store(&w->slots[slot].done, true);
+	atomic_fetch_add(&w->reads, 1);
+	if (atomic_load(&w->waiting_for) == slot)
+		latch_set(&w->submitter);
 }
 
 static void *worker_main(void *arg)
 {
-	struct ioworkers *w = arg;
+	struct ioworkers *w = ((struct worker_arg *)arg)->w;
+	unsigned id = ((struct worker_arg *)arg)->id;
 	int *fds = malloc(w->npaths * sizeof(int));
 
+	free(arg);
 	for (unsigned i = 0; fds && i < w->npaths; i++)
 		fds[i] = -1;
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		unsigned slot;
-		int64_t res;
-		uint32_t sum;
+	while (!atomic_load(&w->quit)) {
+		int wake[IOWORKERS_FANOUT], nwake = 0, peer;
+		unsigned slot = NO_SLOT;
 
-		while (w->qlen == 0 && !w->quit) {
-			w->idle++;
-			pthread_cond_wait(&w->work, &w->lock);
-			w->idle--;
-		}
-		if (w->qlen == 0)
-			break;
-		slot = take(w);
-		pthread_mutex_unlock(&w->lock);
-		res = fds ? do_read(w, fds, &w->slots[slot]) : -ENOMEM;
-		sum = w->verify_bytes && res > 0 ?
-		      pagesum(w->slots[slot].buf, (size_t)res, w->verify_bytes) : 0;
 		pthread_mutex_lock(&w->lock);
-		w->sums += sum;
-		w->slots[slot].result = res;
-		w->slots[slot].done = true;
-		w->reads++;
-		pthread_cond_broadcast(&w->done);
+		if (w->qlen == 0) {
+			w->idle_mask |= UINT64_C(1) << id;
+		} else {
+			slot = w->queue[w->qhead];
+			w->qhead = (w->qhead + 1) % w->nslots;
+			w->qlen--;
+			w->idle_mask &= ~(UINT64_C(1) << id);
+			while (nwake < IOWORKERS_FANOUT && (unsigned)nwake < w->qlen &&
+			       (peer = choose_idle(w)) >= 0)
+				wake[nwake++] = peer;
+		}
+		pthread_mutex_unlock(&w->lock);
+		for (int i = 0; i < nwake; i++)
+			latch_set(&w->latches[wake[i]]);
+		if (slot != NO_SLOT) {
+			int64_t res = fds ? do_read(w, fds, &w->slots[slot]) : -ENOMEM;
+
+			if (w->verify_bytes && res > 0)
+				atomic_fetch_add(&w->sums, pagesum(w->slots[slot].buf, (size_t)res, w->verify_bytes));
+			complete(w, id, slot, res);
+		} else {
+			latch_wait(&w->latches[id]);
+			latch_reset(&w->latches[id]);
+		}
 	}
+	pthread_mutex_lock(&w->lock);
 	w->cpu_ms += thread_cpu_ms();
 	pthread_mutex_unlock(&w->lock);
 	for (unsigned i = 0; fds && i < w->npaths; i++)
@@ -93,23 +148,33 @@ int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npat
 	w->paths = paths;
 	w->npaths = npaths;
 	w->verify_bytes = verify_bytes;
-	if (nthreads == 0 || nslots == 0)
+	pthread_mutex_init(&w->lock, NULL);
+	if (nthreads == 0 || nthreads > IOWORKERS_MAX || nslots == 0)
 		return -EINVAL;
 	w->threads = calloc(nthreads, sizeof(*w->threads));
+	w->latches = calloc(nthreads, sizeof(*w->latches));
 	w->slots = calloc(nslots, sizeof(*w->slots));
 	w->queue = calloc(nslots, sizeof(*w->queue));
 	w->staged = calloc(nslots, sizeof(*w->staged));
 	w->nthreads = nthreads;
 	w->nslots = nslots;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->work, NULL);
-	pthread_cond_init(&w->done, NULL);
-	if (!w->threads || !w->slots || !w->queue || !w->staged) {
+	latch_init(&w->submitter);
+	atomic_init(&w->waiting_for, NO_SLOT);
+	if (!w->threads || !w->latches || !w->slots || !w->queue || !w->staged) {
 		ioworkers_stop(w);
 		return -ENOMEM;
 	}
+	for (unsigned i = 0; i < nthreads; i++)
+		latch_init(&w->latches[i]);
 	for (; w->started < nthreads; w->started++) {
-		int rc = pthread_create(&w->threads[w->started], NULL, worker_main, w);
+		struct worker_arg *a = malloc(sizeof(*a));
+		int rc = a ? 0 : ENOMEM;
+
+		if (a) {
+			*a = (struct worker_arg){ .w = w, .id = w->started };
+			if ((rc = pthread_create(&w->threads[w->started], NULL, worker_main, a)))
+				free(a);
+		}
 		if (rc) {
 			ioworkers_stop(w);
 			return -rc;
@@ -121,54 +186,67 @@ int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npat
 void ioworkers_stage(struct ioworkers *w, unsigned slot, unsigned file, void *buf,
 		     size_t len, off_t off)
 {
-	w->slots[slot] = (struct ioworker_read){ .file = file, .buf = buf, .len = len, .off = off };
+	struct ioworker_read *rd = &w->slots[slot];
+
+	rd->file = file, rd->buf = buf, rd->len = len, rd->off = off, rd->result = 0;
+	atomic_store(&rd->done, false);
 	w->staged[w->nstaged++] = slot;
 }
 
 void ioworkers_submit(struct ioworkers *w)
 {
+	int wake;
+
 	if (w->nstaged == 0)
 		return;
 	pthread_mutex_lock(&w->lock);
 	for (unsigned i = 0; i < w->nstaged; i++)
 		w->queue[(w->qhead + w->qlen++) % w->nslots] = w->staged[i];
 	w->nstaged = 0;
-	if (w->idle > 0)
-		pthread_cond_signal(&w->work);
+	wake = choose_idle(w);
 	pthread_mutex_unlock(&w->lock);
+	if (wake >= 0)
+		latch_set(&w->latches[wake]);
 }
 
 int64_t ioworkers_wait(struct ioworkers *w, unsigned slot)
 {
-	int64_t res;
+	struct ioworker_read *rd = &w->slots[slot];
 
-	pthread_mutex_lock(&w->lock);
-	while (!w->slots[slot].done)
-		pthread_cond_wait(&w->done, &w->lock);
-	res = w->slots[slot].result;
-	w->slots[slot].done = false;
-	pthread_mutex_unlock(&w->lock);
-	return res;
+	atomic_store(&w->waiting_for, slot);
+	for (;;) {
+		latch_reset(&w->submitter);
+		if (atomic_load(&rd->done))
+			break;
+		latch_wait(&w->submitter);
+	}
+	atomic_store(&w->waiting_for, NO_SLOT);
+	atomic_store(&rd->done, false);
+	return rd->result;
 }
 
 void ioworkers_stop(struct ioworkers *w)
 {
 	if (w->started) {
-		pthread_mutex_lock(&w->lock);
-		w->quit = true;
-		pthread_cond_broadcast(&w->work);
-		pthread_mutex_unlock(&w->lock);
+		atomic_store(&w->quit, true);
+		for (unsigned i = 0; i < w->started; i++)
+			latch_set(&w->latches[i]);
 		for (unsigned i = 0; i < w->started; i++)
 			pthread_join(w->threads[i], NULL);
 	}
+	if (w->latches) {
+		for (unsigned i = 0; i < w->nthreads; i++)
+			sem_destroy(&w->latches[i].sem);
+		sem_destroy(&w->submitter.sem);
+	}
 	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->work);
-	pthread_cond_destroy(&w->done);
 	free(w->threads);
+	free(w->latches);
 	free(w->slots);
 	free(w->queue);
 	free(w->staged);
 	w->threads = NULL;
+	w->latches = NULL;
 	w->slots = NULL;
 	w->queue = w->staged = NULL;
 	w->started = 0;
