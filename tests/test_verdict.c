@@ -185,6 +185,35 @@ static void page_reporting(void **state)
 	verdict_free(&v);
 }
 
+/* On an emulated device the caveat names the model in the emulator's own
+ * words (its recorded "summary"), never the record itself. */
+static void emulated(void **state)
+{
+	const char *said = "An emulated device (latency 0.1 ms, 8 at once per member, no bandwidth limit, read-ahead 128 KiB): the answer holds for the model, not for the disk under it.";
+	struct verdict v;
+	char err[1024], *text;
+
+	(void)state;
+	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
+	text = text_of(&v);
+	assert_null(strstr(text, "An emulated device"));
+	free(text);
+	for (int i = 0; i < v.nq; i++)
+		if (v.q[i].have_rep) {
+			json_t *dev = json_object_get(v.q[i].rep.meta, "device");
+
+			assert_non_null(dev);
+			json_object_set_new(dev, "emulated",
+					    json_pack("{s:s, s:f, s:i, s:s}", "kind", "emulated", "latency_ms", 0.1,
+						      "parallel", 8, "summary",
+						      "latency 0.1 ms, 8 at once per member, no bandwidth limit, read-ahead 128 KiB"));
+		}
+	text = text_of(&v);
+	expect(text, said);
+	free(text);
+	verdict_free(&v);
+}
+
 /* readahead-bound: 0 wins; concurrency-bound (partial): 32 wins */
 static void bound(void **state)
 {
@@ -401,6 +430,7 @@ int main(void)
 		cmocka_unit_test(knee_by_the_rule),
 		cmocka_unit_test(noisy),
 		cmocka_unit_test(page_reporting),
+		cmocka_unit_test(emulated),
 		cmocka_unit_test(bound),
 		cmocka_unit_test(disturbed),
 		cmocka_unit_test(flagged_out),

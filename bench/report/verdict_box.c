@@ -226,12 +226,12 @@ static json_t *caveats(const struct verdict *v, const struct regret *g)
 			   json_is_string(json_object_get(pause, "why")) ? json_string_value(json_object_get(pause, "why")) :
 			   "a run made before the pause existed");
 	if (emu) {
-		char *txt = json_dumps(emu, JSON_COMPACT | JSON_SORT_KEYS);
-		const char *model = json_is_string(emu) ? json_string_value(emu) : report_str_at(emu, "model", NULL);
+		/* the emulator records its model's words as "summary" */
+		const char *model = json_is_string(emu) ? json_string_value(emu) :
+				    report_str_at(emu, "summary", NULL);
 
 		add_caveat(list, "An emulated device (%s): the answer holds for the model, not for the disk under it.",
-			   model ? model : txt ? txt : "model not recorded");
-		free(txt);
+			   model ? model : "its model not recorded");
 	}
 	return list;
 }
