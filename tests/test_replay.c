@@ -16,6 +16,9 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +209,15 @@ static void pool_touched(void **state)
 	same_walk(f, &used);
 }
 
+/* io_uring at 64 with a ring of 64 entries (io_max_concurrency's default). */
+static struct replay_config uring64(struct fx *f)
+{
+	struct replay_config c = config(f, REPLAY_PG18, REPLAY_IO_URING, 64);
+
+	c.ring_entries = 64;
+	return c;
+}
+
 /* io_uring on 18: a read staged while more than REPLAY_URING_INLINE are
  * unreaped goes to the kernel's workers (IOSQE_ASYNC), so one is marked
  * exactly when the ring ever held more than REPLAY_URING_INLINE + 1; the
@@ -216,11 +228,10 @@ static void uring_async(void **state)
 {
 	struct fx *f = *state;
 	struct replay_result res;
-	struct replay_config c = config(f, REPLAY_PG18, REPLAY_IO_URING, 64);
+	struct replay_config c = uring64(f);
 	char err[256];
 	int rc;
 
-	c.ring_entries = 64;
 	c.work_ns_per_page = 20000;	/* the consumer is slow: the reads run ahead of it */
 	rc = replay_run(&c, &res, err, sizeof(err));
 	if (rc < 0 && strstr(err, "cannot start"))
@@ -239,6 +250,44 @@ static void uring_async(void **state)
 	assert_int_equal(res.async_reads, 0);
 	assert_true(res.stream.max_ios_in_flight > 3);	/* the stream wanted more than the ring allows */
 	same_walk(f, &res);
+}
+
+/* Stopped in the middle with reads in flight through io_uring: -EINTR,
+ * said so, the reads still in flight reaped before the buffers go, and
+ * the part done kept. */
+static volatile sig_atomic_t stop_flag;
+
+static void *raise_stop(void *arg)
+{
+	struct timespec t = { 0, 5 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&t, NULL);
+	stop_flag = 1;
+	return NULL;
+}
+
+static void uring_stopped(void **state)
+{
+	struct fx *f = *state;
+	struct replay_result res;
+	struct replay_config c = uring64(f);
+	char err[256];
+	pthread_t t;
+	int rc;
+
+	c.work_ns_per_page = 5 * 1000 * 1000;	/* 600 ms in all: the stop comes early */
+	c.stop = &stop_flag;
+	stop_flag = 0;
+	assert_int_equal(pthread_create(&t, NULL, raise_stop, NULL), 0);
+	rc = replay_run(&c, &res, err, sizeof(err));
+	pthread_join(t, NULL);
+	if (rc < 0 && strstr(err, "cannot start"))
+		skip();
+	assert_int_equal(rc, -EINTR);
+	assert_true(res.stopped);
+	assert_string_equal(err, "interrupted");
+	assert_true(res.read_blocks < NPAGES);
 }
 
 static void refused(void **state)
@@ -283,6 +332,7 @@ int main(void)
 		cmocka_unit_test(pg18),
 		cmocka_unit_test(pool_touched),
 		cmocka_unit_test(uring_async),
+		cmocka_unit_test(uring_stopped),
 		cmocka_unit_test(refused),
 		cmocka_unit_test(names),
 	};

@@ -359,9 +359,13 @@ static void explain_aio_queued(FILE *f, const struct report *r, const size_t *id
 		cpus = (long long)json_integer_value(json_object_get(json_object_get(r->meta, "host"), "cpu_count"));
 		fprintf(f, " past the first 4 in flight PostgreSQL 18 hands each buffered read to the kernel's io-wq threads (IOSQE_ASYNC), which perform one read at a time each, blocking");
 		if (conc && cpus > 0) {
-			long long c = atoll(conc), most = c < 4 * cpus ? c : 4 * cpus;
-			fprintf(f, ", at most %lld of them here (io_max_concurrency %s or 4 per CPU, whichever is smaller)",
-				most, conc);
+			long long c = 1, most;
+
+			while (c < atoll(conc))	/* the kernel's ring size: a power of two */
+				c *= 2;
+			most = c < 4 * cpus ? c : 4 * cpus;
+			fprintf(f, ", at most %lld of them here (the ring's %lld entries, io_max_concurrency %s rounded up to a power of two, or 4 per CPU, whichever is smaller)",
+				most, c, conc);
 		}
 		fprintf(f, "; the others waited for one of those threads, or had finished and waited for the backend to reap them, not for the device.");
 		return;

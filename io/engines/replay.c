@@ -517,6 +517,34 @@ static void measure(const struct snap *a, const struct snap *b, struct replay_re
 		sysstat_disk_diff(&a->disk, &b->disk, &res->disk);
 }
 
+/* After a failure or a stop: submit what is queued and reap every read
+ * still in flight, since the ring's exit does not wait for them and they
+ * would land in buffers about to be freed. Quiet: the first error stays
+ * the one reported. */
+static void drain_ring(struct replay *r)
+{
+	struct io_uring_cqe *cqe;
+	int rc;
+
+	if (r->staged) {
+		do
+			rc = io_uring_submit(&r->ring);
+		while (rc == -EINTR);
+		if (rc < 0)
+			return;
+		r->staged = 0;
+	}
+	while (r->unreaped > 0) {
+		do
+			rc = io_uring_wait_cqe(&r->ring, &cqe);
+		while (rc == -EINTR);
+		if (rc < 0)
+			return;
+		io_uring_cqe_seen(&r->ring, cqe);
+		r->unreaped--;
+	}
+}
+
 int replay_run(const struct replay_config *cfg, struct replay_result *res,
 	       char *err, size_t errlen)
 {
@@ -538,8 +566,8 @@ int replay_run(const struct replay_config *cfg, struct replay_result *res,
 		}
 		take(cfg, &b);
 		measure(&a, &b, res);
-		if (rc < 0 && r.count > 0 && r.have_ring)
-			(void)io_uring_submit(&r.ring);   /* the ring's exit waits for what is in flight */
+		if (rc < 0 && r.have_ring)
+			drain_ring(&r);
 	}
 	if (r.have_workers && rc < 0)	/* reads still queued finish before the pool ends */
 		while (r.count > 0)
