@@ -303,7 +303,8 @@ static void say_step(const struct run *r, int i, double started)
 
 	for (int k = i; k < r->nsteps; k++) {
 		left += r->steps[k].estimate_s;
-		unknown += r->steps[k].estimate_s <= 0 && !run_step_is_server(&r->steps[k]);
+		unknown += (r->steps[k].estimate_s <= 0 && !run_step_is_server(&r->steps[k])) ||
+			   r->steps[k].open_ended;
 	}
 	progress_format_eta(clock_now_s() - started, el, sizeof(el));
 	progress_format_eta(left, eta, sizeof(eta));

@@ -50,6 +50,7 @@ struct step {
 	const char *peers[RUN_MAX_QUERIES];  /* a sweep: the run's other sweeps, decided with it */
 	int    npeers;
 	double estimate_s;            /* for the ETA; 0 when unknown */
+	bool   open_ended;            /* may take longer than estimate_s (a race adds rounds) */
 };
 
 struct run {

@@ -255,6 +255,24 @@ static void plan_server(struct run *r)
 	add(r, "start the server", "", step_start);
 }
 
+/* A first guess at one query's sweep, for the run's ETA before any trial
+ * has been timed: --runs rounds of every value, a replay trial beside each
+ * query trial, a priming trial, and the warm timing of the replay's work
+ * per page (the query twice). A trial is a cold cycle (about 1 s) and the
+ * query at the pace of the project's test machines: per 100M rows about
+ * 20 s for blog, 4 s for sparse; a query of the user's is taken at 10 s. */
+static double sweep_estimate_s(const struct run *r, const char *query)
+{
+	double per_1e8 = !strcmp(query, "blog") ? 20 : !strcmp(query, "sparse") ? 4 : 10;
+	double query_s = per_1e8 * (double)r->o.rows / 1e8;
+	int values = 1, per_value = r->o.no_probe ? 1 : 2;
+
+	for (const char *p = r->eic; *p; p++)
+		values += *p == ',';
+	return ((double)r->o.runs * values * per_value + 1) * (1 + query_s) +
+	       (r->o.no_probe ? 0 : 2 * query_s);
+}
+
 /* One sweep per query, each racing with all the others as peers. Their
  * rounds are taken in turn (a round of each, then each decided), so the
  * first step runs them all and the others only mark them done: a query
@@ -270,6 +288,9 @@ static void plan_sweeps(struct run *r)
 		snprintf(sub, sizeof(sub), "sweep-%s", r->queries[q]);
 		all[q] = add(r, name, sub, step_sweep);
 		all[q]->query = r->queries[q];
+		all[0]->estimate_s += sweep_estimate_s(r, r->queries[q]);
+		/* racing adds rounds until the answer is decided */
+		all[0]->open_ended = r->o.max_runs > r->o.runs;
 		if (q)
 			all[q]->estimate_s = 0.001;	/* done in the first one's rounds: no time of its own */
 	}

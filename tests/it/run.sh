@@ -4,7 +4,7 @@
 # records alone, the HTML page, compare of two runs, Ctrl-C and --resume,
 # bad input refused before anything is written.
 . tests/it/lib.sh
-plan 95
+plan 96
 D=$T/pg
 R=$T/r1
 P=54397
@@ -93,6 +93,12 @@ fi
 # whole, never cut by a progress line.
 same "the step headers in order" "$(sed -n 's/^== eicbench run \[\([0-9]*\)\/[0-9]*\].*/\1/p' "$T/run.log" | tr '\n' ' ')" "1 2 3 4 5 6 7 "
 line_of() { grep -n -m 1 -- "$1" "$T/run.log" | cut -d: -f1; }
+# The sweeps' step has an estimate of its own (per query 2 rounds of 2
+# values, a replay beside each trial, a priming trial: 9 trials of a second
+# at least), closed since --quick adds no rounds.
+same "the sweeps' step says how long is left, all of it" \
+	"$(sed -n 's/^== eicbench run \[5\/7\] sweeps blog, sparse, round by round (run [0-9ms]* so far, about \([0-9]*\)s left)$/\1/p' "$T/run.log" |
+	   awk '{ print ($1 >= 2 * 9) ? "yes" : $1 }')" yes
 same "init's line under step 1, before step 2" "$(l=$(line_of '^initialized '); [ "$l" -gt "$(line_of '^== eicbench run \[1/')" ] && [ "$l" -lt "$(line_of '^== eicbench run \[2/')" ] && echo yes)" yes
 same "the data set's lines under step 3, before step 4" "$(l=$(line_of '^data set: test'); [ "$l" -gt "$(line_of '^== eicbench run \[3/')" ] && [ "$l" -lt "$(line_of '^== eicbench run \[4/')" ] && echo yes)" yes
 same "the sweep's report before the next step" "$(l=$(line_of "^Written to $R/sweep-blog: "); [ "$l" -lt "$(line_of '^== eicbench run \[6/')" ] && echo yes)" yes
