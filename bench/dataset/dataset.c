@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,12 +235,20 @@ static int relax(struct load *l, bool on)
 	return relax_on(l);
 }
 
-/* Wait for every busy connection, reporting progress from MON every second. */
+double dataset_progress(double running_sum, int finished, int n, double total, double shown)
+{
+	return fmax(shown, (running_sum + total * finished) / n);
+}
+
+/* Wait for every busy connection, reporting progress from MON every second
+ * (MONSQL: the part done of the works still running, summed; see
+ * dataset_progress), and the whole when all are done. */
 static int wait_busy(struct load *l, PGconn **conns, int n, PGconn *mon,
 		     const char *step, const char *monsql, double total,
 		     const char *unit)
 {
 	int busy = n, ret = 0;
+	double shown = 0;
 
 	while (busy > 0) {
 		struct pollfd p[4];
@@ -251,8 +260,13 @@ static int wait_busy(struct load *l, PGconn **conns, int n, PGconn *mon,
 		if (poll(p, k, 1000) == 0 && mon) {
 			PGresult *r = PQexec(mon, monsql);
 
-			if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
-				report(l, step, strtod(PQgetvalue(r, 0, 0), NULL), total, unit);
+			if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+				double done = dataset_progress(strtod(PQgetvalue(r, 0, 0), NULL),
+							       n - busy, n, total, shown);
+
+				if (done > shown)
+					report(l, step, shown = done, total, unit);
+			}
 			PQclear(r);
 		}
 		if (stopped(l))
@@ -285,7 +299,8 @@ static int wait_busy(struct load *l, PGconn **conns, int n, PGconn *mon,
 	if (stopped(l)) {	/* the cancelled statements' errors say no more */
 		snprintf(l->err, l->errlen, "interrupted during %s", step);
 		ret = -EINTR;
-	}
+	} else if (ret == 0 && mon)
+		report(l, step, total, total, unit);
 	return ret;
 }
 

@@ -63,6 +63,12 @@ void dataset_estimate(long long rows, struct dataset_estimate *e);
 /* Is there room under DIR? 0, or -EINVAL with the estimate in ERR. */
 int dataset_check_space(const char *dir, long long rows, char *err, size_t errlen);
 
+/* The progress to show of N works done at once (TOTAL each, both indexes
+ * say): RUNNING_SUM done by those the server still lists, FINISHED done
+ * whole, never below SHOWN, what was shown last (a work leaves the
+ * server's view before its result arrives). */
+double dataset_progress(double running_sum, int finished, int n, double total, double shown);
+
 /* The data set recorded on C: 1 found (OUT filled, where it lives from the
  * catalog), 0 none, <0 error. */
 int dataset_lookup(PGconn *c, struct dataset_info *out, char *err, size_t errlen);

@@ -1,5 +1,6 @@
--- Percent done of the running index builds: the table scan, then the tree.
-SELECT coalesce(avg(CASE WHEN tuples_total > 0
+-- Percent done of each running index build (the table scan, then the
+-- tree), summed over them: a finished build has left the view.
+SELECT coalesce(sum(CASE WHEN tuples_total > 0
                          THEN 50 + 50.0 * tuples_done / tuples_total
                          WHEN blocks_total > 0
                          THEN 50.0 * blocks_done / blocks_total
