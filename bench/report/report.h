@@ -26,6 +26,7 @@
 #define REPORT_CPU_BOUND    0.85     /* backend CPU share meaning one busy core */
 #define REPORT_LOW_QUEUE    1.5      /* average queue depth barely concurrent */
 #define REPORT_HIDDEN_X     1.5      /* a heap phase this much faster with 2x the queue: latency hidden */
+#define REPORT_ABOUT_X      1.5      /* a read no more than this much slower takes "about as long" */
 #define REPORT_STALL_X      3        /* a run this many times slower, its reads too */
 
 #define REPORT_SUMMARY_CSV  "summary.csv"

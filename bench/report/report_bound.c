@@ -161,9 +161,10 @@ static void explain_queue(FILE *f, const struct report *r, const size_t *idx, si
 }
 
 /* The heap phase much faster where the device held many more reads at
- * once (the queue depth at QOFF), each about as slow (the time per read
- * at WOFF): its latency was hidden by reads in flight. WHERE says over
- * what the figures were measured. */
+ * once (the queue depth at QOFF), each no faster (the time per read at
+ * WOFF: about as long, or longer, waiting in the device's queue): its
+ * latency was hidden by reads in flight. WHERE says over what the figures
+ * were measured. */
 static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, size_t n,
 			   size_t qoff, size_t woff, const char *where)
 {
@@ -181,10 +182,15 @@ static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, s
 		return;		/* the reads themselves got faster: nothing was hidden */
 	fprintf(f, " The device's latency was hidden by reads in flight: at %s it held %.2f reads at once on average (its queue depth, measured %s) against %.2f at %s",
 		report_explain_value(r, hi), qb, where, qa, report_explain_value(r, lo));
-	if (!isnan(wa) && !isnan(wb))
-		fprintf(f, ", while each read took about as long at the device (%.2f ms at %s, %.2f ms at %s)",
-			wb, report_explain_value(r, hi), wa, report_explain_value(r, lo));
-	fprintf(f, ", so the heap phase took %.2fx less time.", a->median_ms / b->median_ms);
+	if (!isnan(wa) && !isnan(wb) && wb > REPORT_ABOUT_X * wa)
+		fprintf(f, ", and though each read took longer there (%.2f ms against %.2f ms, waiting in the device's queue), the heap phase took %.2fx less time.",
+			wb, wa, a->median_ms / b->median_ms);
+	else {
+		if (!isnan(wa) && !isnan(wb))
+			fprintf(f, ", while each read took about as long at the device (%.2f ms at %s, %.2f ms at %s)",
+				wb, report_explain_value(r, hi), wa, report_explain_value(r, lo));
+		fprintf(f, ", so the heap phase took %.2fx less time.", a->median_ms / b->median_ms);
+	}
 }
 
 static void explain_shrunk(FILE *f, const struct report *r, int zero_fastest)
