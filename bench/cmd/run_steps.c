@@ -258,9 +258,10 @@ static void plan_server(struct run *r)
 /* A first guess at one query's sweep, for the run's ETA before any trial
  * has been timed: --runs rounds of every value, a replay trial beside each
  * query trial, a priming trial, and the warm timing of the replay's work
- * per page (the query twice). A trial is a cold cycle (about 1 s) and the
- * query at the pace of the project's test machines: per 100M rows about
- * 20 s for blog, 4 s for sparse; a query of the user's is taken at 10 s. */
+ * per page (seven warm runs, about five cold queries' time). A trial is a
+ * cold cycle (about 1 s) and the query at the pace of the project's test
+ * machines: per 100M rows about 20 s for blog, 4 s for sparse; a query of
+ * the user's is taken at 10 s. */
 static double sweep_estimate_s(const struct run *r, const char *query)
 {
 	double per_1e8 = !strcmp(query, "blog") ? 20 : !strcmp(query, "sparse") ? 4 : 10;
@@ -270,7 +271,7 @@ static double sweep_estimate_s(const struct run *r, const char *query)
 	for (const char *p = r->eic; *p; p++)
 		values += *p == ',';
 	return ((double)r->o.runs * values * per_value + 1) * (1 + query_s) +
-	       (r->o.no_probe ? 0 : 2 * query_s);
+	       (r->o.no_probe ? 0 : 5 * query_s);
 }
 
 /* One sweep per query, each racing with all the others as peers. Their

@@ -19,6 +19,7 @@
 #include "bench/record/figures.h"
 #include "bench/record/record.h"
 #include "bench/sweep/runner.h"
+#include "bench/workloads/replay_pages.h"
 #include "bench/workloads/workload_bitmap.h"
 #include "io/cache.h"
 #include "io/clock.h"
@@ -39,55 +40,6 @@ static const struct bitmap_cfg *query_of(const struct runner *r)
 }
 
 /* ---- the pages ---- */
-
-/* MurmurHash3's 32-bit finalizer, which tidbitmap's hash table hashes block numbers with. */
-static uint32_t mix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return h;
-}
-
-struct order { uint32_t key; size_t idx; };
-
-static int by_key(const void *a, const void *b)
-{
-	const struct order *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key ? 1 : x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-int replay_pages_model(const struct relblocks *rb, int64_t lossy, double tuples_per_page,
-		       struct scan_block **out)
-{
-	struct scan_block *p = calloc(rb->nblocks ? rb->nblocks : 1, sizeof(*p));
-	struct order *o = calloc(rb->nblocks ? rb->nblocks : 1, sizeof(*o));
-	size_t n = 0;
-
-	if (!p || !o) {
-		free(p), free(o);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < rb->nblocks; i++) {
-		p[i] = (struct scan_block){ .block = rb->blocks[i], .ntuples = rb->ntuples[i] };
-		if (rb->blocks[i] % REPLAY_PAGES_PER_CHUNK)	/* a chunk's first page stays exact */
-			o[n++] = (struct order){ .key = mix32((uint32_t)rb->blocks[i]), .idx = i };
-	}
-	qsort(o, n, sizeof(*o), by_key);
-	for (size_t k = 0; lossy > 0 && k < n; k++, lossy--) {
-		struct scan_block *b = &p[o[k].idx];
-
-		b->lossy = true;
-		if (tuples_per_page > b->ntuples)
-			b->ntuples = (uint32_t)llround(tuples_per_page);
-	}
-	free(o);
-	*out = p;
-	return 0;
-}
 
 unsigned replay_pin_limit(long long shared_buffers_blocks, int max_connections,
 			  int autovacuum_slots, int max_worker_processes, int max_wal_senders)
@@ -145,10 +97,10 @@ static int explain_once(struct runner *r, PGconn *c, struct explain_figures *f,
 }
 
 #define CALIBRATION_RUNS 3            /* measured, after one that warms the caches */
+#define EXACT_WORK_MEM_MIN (64LL << 20) /* the calibration's exact bitmap: at least this work_mem */
 
-/* Warm at 0, once to fill the caches and then CALIBRATION_RUNS times: the
- * median run's work per page outside reads (warm runs here differ by up
- * to a quarter within a sweep). */
+/* A warm run: its work per page outside reads (warm runs here differ by up
+ * to a quarter within a sweep, so the median of CALIBRATION_RUNS is taken). */
 struct calib_run {
 	double work_ns, heap_ms, read_ms, exec_ms;
 };
@@ -160,69 +112,156 @@ static int by_work(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
+/* CALIBRATION_RUNS warm runs in C's session (after one that fills the
+ * caches when FILL) into RUN, the last one's figures in *F; RUN sorted
+ * into SORTED. */
+static int warm_runs(struct runner *r, PGconn *c, bool fill, struct explain_figures *f,
+		     struct calib_run *run, struct calib_run *sorted, char *err, size_t errlen)
 {
-	struct replay_wcfg *w = cfg_of(r);
-	struct explain_figures f = { 0 };
-	const struct explain_phase *h = &f.bitmap.heap_phase;
-	int rc = bitmap_session(r, c, 0, err, errlen);
-	struct calib_run run[CALIBRATION_RUNS], sorted[CALIBRATION_RUNS];
-	json_t *runs;
+	const struct explain_phase *h = &f->bitmap.heap_phase;
+	int rc = 0;
 
-	if (rc == 0)
-		rc = pgutil_exec_file(c, "replay/no_prefetch.sql", err, errlen);
-	for (int k = -1; rc == 0 && k < CALIBRATION_RUNS; k++) {	/* -1: filling the caches */
+	for (int k = fill ? -1 : 0; rc == 0 && k < CALIBRATION_RUNS; k++) {	/* -1: filling the caches */
 		double pages, outside;
 
-		explain_free(&f);
-		rc = explain_once(r, c, &f, err, errlen);
-		if (rc == 0 && (!f.bitmap.phases || h->io_read_ms < 0)) {
+		explain_free(f);
+		rc = explain_once(r, c, f, err, errlen);
+		if (rc == 0 && (!f->bitmap.phases || h->io_read_ms < 0)) {
 			snprintf(err, errlen, "the calibration's EXPLAIN gave no heap phase or no I/O read time (track_io_timing)");
 			rc = -EPROTO;
 		}
 		if (rc < 0 || k < 0)
 			continue;
-		w->exact_pages = f.bitmap.exact_heap_blocks > 0 ? f.bitmap.exact_heap_blocks : 0;
-		w->lossy_pages = f.bitmap.lossy_heap_blocks > 0 ? f.bitmap.lossy_heap_blocks : 0;
-		w->index_blocks = f.bitmap.index_phase.shared_hit_blocks + f.bitmap.index_phase.shared_read_blocks;
-		pages = (double)(w->exact_pages + w->lossy_pages);
+		pages = (double)((f->bitmap.exact_heap_blocks > 0 ? f->bitmap.exact_heap_blocks : 0) +
+				 (f->bitmap.lossy_heap_blocks > 0 ? f->bitmap.lossy_heap_blocks : 0));
 		outside = h->total_ms - h->io_read_ms;
 		run[k] = (struct calib_run){ pages > 0 && outside > 0 ? outside * 1e6 / pages : 0,
-					     h->total_ms, h->io_read_ms, f.execution_ms };
+					     h->total_ms, h->io_read_ms, f->execution_ms };
 	}
+	memcpy(sorted, run, CALIBRATION_RUNS * sizeof(*run));
+	qsort(sorted, CALIBRATION_RUNS, sizeof(*sorted), by_work);
+	return rc;
+}
+
+static json_t *runs_json(const struct calib_run *run)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < CALIBRATION_RUNS; k++)
+		json_array_append_new(a, json_pack("{s:f, s:f, s:f}", "heap_ms", run[k].heap_ms,
+						   "heap_read_ms", run[k].read_ms, "execution_ms", run[k].exec_ms));
+	return a;
+}
+
+/* The session's work_mem in bytes (the bitmap's memory), or -1. */
+static long long work_mem_of(PGconn *c, char *err, size_t errlen)
+{
+	PGresult *res = pgutil_query(c, sql_text("replay/work_mem.sql"), 0, NULL, err, errlen);
+	long long v = res && PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : -1;
+
+	PQclear(res);
+	return v;
+}
+
+/* The same warm runs with a work_mem that holds the bitmap exact: the
+ * work per page without the lossy pages' other tuples (-1: not had). */
+static int exact_runs(struct runner *r, PGconn *c, json_t **out, char *err, size_t errlen)
+{
+	struct replay_wcfg *w = cfg_of(r);
+	long long bytes = (w->exact_pages + w->lossy_pages) * REPLAY_TBM_ENTRY_BYTES * 4;
+	struct calib_run run[CALIBRATION_RUNS], sorted[CALIBRATION_RUNS];
+	struct explain_figures f = { 0 };
+	char kb[32];
+	const char *params[1] = { kb };
+	int rc;
+
+	snprintf(kb, sizeof(kb), "%lldkB", (bytes < EXACT_WORK_MEM_MIN ? EXACT_WORK_MEM_MIN : bytes) >> 10);
+	rc = pgutil_exec(c, sql_text("replay/set_work_mem.sql"), 1, params, err, errlen);
+	if (rc == 0)
+		rc = warm_runs(r, c, false, &f, run, sorted, err, errlen);
+	w->exact_work_ns = rc == 0 && f.bitmap.lossy_heap_blocks == 0 ? sorted[CALIBRATION_RUNS / 2].work_ns : -1;
+	if (rc == 0)
+		*out = json_pack("{s:s, s:f, s:I, s:o}", "work_mem", kb, "work_ns_per_page", w->exact_work_ns,
+				 "lossy_pages", (json_int_t)f.bitmap.lossy_heap_blocks, "runs", runs_json(run));
+	explain_free(&f);
+	if (rc == 0)
+		rc = pgutil_exec(c, "RESET work_mem", 0, NULL, err, errlen);
+	return rc;
+}
+
+/* Warm at 0, in a session set as the trials': the work per page outside
+ * reads at the session's work_mem and, when the bitmap has lossy pages,
+ * with one that holds it exact (how the work splits between the page and
+ * the tuples it examines: replay_work_fit). */
+static int calibrate(struct runner *r, PGconn *c, char *err, size_t errlen)
+{
+	struct replay_wcfg *w = cfg_of(r);
+	struct explain_figures f = { 0 };
+	struct calib_run run[CALIBRATION_RUNS], sorted[CALIBRATION_RUNS];
+	json_t *exact = NULL;
+	int rc = bitmap_session(r, c, 0, err, errlen);
+
+	if (rc == 0)
+		rc = pgutil_exec_file(c, "replay/no_prefetch.sql", err, errlen);
+	if (rc == 0 && (w->work_mem_bytes = work_mem_of(c, err, errlen)) < 0)
+		rc = -EIO;
+	if (rc == 0)
+		rc = warm_runs(r, c, true, &f, run, sorted, err, errlen);
 	if (rc < 0) {
 		explain_free(&f);
 		return rc;
 	}
-	memcpy(sorted, run, sizeof(run));
-	qsort(sorted, CALIBRATION_RUNS, sizeof(sorted[0]), by_work);
+	w->exact_pages = f.bitmap.exact_heap_blocks > 0 ? f.bitmap.exact_heap_blocks : 0;
+	w->lossy_pages = f.bitmap.lossy_heap_blocks > 0 ? f.bitmap.lossy_heap_blocks : 0;
+	w->index_blocks = f.bitmap.index_phase.shared_hit_blocks + f.bitmap.index_phase.shared_read_blocks;
 	w->work_ns_per_page = sorted[CALIBRATION_RUNS / 2].work_ns;
-	runs = json_array();
-	for (int k = 0; k < CALIBRATION_RUNS; k++)
-		json_array_append_new(runs, json_pack("{s:f, s:f, s:f}", "heap_ms", run[k].heap_ms,
-						      "heap_read_ms", run[k].read_ms, "execution_ms", run[k].exec_ms));
-	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:o, s:I, s:I, s:I, s:I, s:O?}",
-		"how", "warm EXPLAIN ANALYZE runs at effective_io_concurrency 0, in a session set as the trials': one to fill the caches, then three; the median run's heap phase less its I/O read time, over its heap blocks",
+	w->exact_work_ns = -1;
+	if (w->lossy_pages > 0)
+		rc = exact_runs(r, c, &exact, err, errlen);
+	w->calibration = json_pack("{s:s, s:f, s:f, s:f, s:o, s:I, s:I, s:I, s:I, s:O?, s:o?}",
+		"how", "warm EXPLAIN ANALYZE runs at effective_io_concurrency 0, in a session set as the trials': one to fill the caches, then three; the median run's heap phase less its I/O read time, over its heap blocks; with lossy pages, three more with a work_mem that holds the bitmap exact",
 		"heap_ms", sorted[CALIBRATION_RUNS / 2].heap_ms, "heap_read_ms", sorted[CALIBRATION_RUNS / 2].read_ms,
-		"execution_ms", sorted[CALIBRATION_RUNS / 2].exec_ms, "runs", runs,
-		"shared_read_blocks", (json_int_t)h->shared_read_blocks,
+		"execution_ms", sorted[CALIBRATION_RUNS / 2].exec_ms, "runs", runs_json(run),
+		"shared_read_blocks", (json_int_t)f.bitmap.heap_phase.shared_read_blocks,
 		"index_blocks", (json_int_t)w->index_blocks,
 		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages,
-		"settings", f.settings);
+		"settings", f.settings, "exact_bitmap", exact);
 	explain_free(&f);
-	return 0;
+	return rc;
 }
 
 /* What a resumed sweep recorded stands: the same work per page, the same lossy pages. */
 static void take_resumed(struct replay_wcfg *w)
 {
-	const json_t *p = w->resumed;
+	const json_t *p = w->resumed, *e;
 
 	w->work_ns_per_page = json_number_value(json_object_get(p, "work_ns_per_page"));
 	w->exact_pages = json_integer_value(json_object_get(p, "exact_pages"));
 	w->lossy_pages = json_integer_value(json_object_get(p, "lossy_pages"));
+	w->work_mem_bytes = json_is_integer(e = json_object_get(p, "work_mem_bytes")) ? json_integer_value(e) : -1;
 	w->calibration = json_incref(json_object_get(p, "calibration"));
 	w->index_blocks = json_integer_value(json_object_get(w->calibration, "index_blocks"));
+	e = json_object_get(json_object_get(w->calibration, "exact_bitmap"), "work_ns_per_page");
+	w->exact_work_ns = json_is_number(e) ? json_number_value(e) : -1;
+}
+
+/* The scan's pages, lossy as the bitmap makes them, and the work on each. */
+static int pages_and_work(struct replay_wcfg *w)
+{
+	double examined = 0, matching = 0;
+	int rc = replay_pages_choose(&w->rb, w->lossy_pages, w->work_mem_bytes, w->rb.tuples_per_page,
+				     &w->pages, &w->lossy_used, &w->lossy_how, &w->lossy_simulated);
+
+	if (rc < 0)
+		return rc;
+	w->npages = w->rb.nblocks;
+	for (size_t i = 0; i < w->npages; i++) {
+		examined += w->pages[i].ntuples;
+		matching += w->rb.ntuples[i];
+	}
+	w->work_split = replay_work_fit(w->work_ns_per_page, w->exact_work_ns, w->npages, examined,
+					matching, &w->work_ns_fixed, &w->work_ns_per_tuple);
+	return 0;
 }
 
 static int open_files(struct replay_wcfg *w, char *err, size_t errlen)
@@ -248,24 +287,29 @@ static int check(struct runner *r, char *err, size_t errlen)
 	if (rc == 0 && w->resumed)
 		take_resumed(w);
 	else if (rc == 0) {
-		fprintf(stderr, "eicbench %s: replay: %zu heap pages; timing the backend's work per page (the query twice, warm)\n",
+		fprintf(stderr, "eicbench %s: replay: %zu heap pages; timing the backend's work per page (the query warm)\n",
 			r->cfg.command, w->rb.nblocks);
 		rc = calibrate(r, c, err, errlen);
 	}
 	PQfinish(c);
 	if (rc == 0)
-		rc = replay_pages_model(&w->rb, w->lossy_pages, w->rb.tuples_per_page, &w->pages);
-	if (rc == 0)
-		w->npages = w->rb.nblocks;
+		rc = pages_and_work(w);
 	if (rc == 0)
 		rc = open_files(w, err, errlen);	/* readable and whole: checked once here */
 	if (w->have_map) {
 		blockmap_close(&w->map);
 		w->have_map = false;
 	}
-	if (rc == 0)
-		fprintf(stderr, "eicbench %s: replay: %.2f us of work per page; %" PRId64 " exact and %" PRId64 " lossy pages\n",
-			r->cfg.command, w->work_ns_per_page / 1e3, w->exact_pages, w->lossy_pages);
+	if (rc == 0) {
+		char split[96] = "";
+
+		if (w->work_split)
+			snprintf(split, sizeof(split), " (%.2f us and %.1f ns a tuple examined)",
+				 w->work_ns_fixed / 1e3, w->work_ns_per_tuple);
+		fprintf(stderr, "eicbench %s: replay: %.2f us of work per page%s; %" PRId64 " exact and %" PRId64 " lossy pages%s\n",
+			r->cfg.command, w->work_ns_per_page / 1e3, split, w->exact_pages, w->lossy_pages,
+			w->lossy_pages == 0 ? "" : w->lossy_used ? " (which, simulated)" : " (which, modelled)");
+	}
 	return rc == -EPROTO ? -EIO : rc;
 }
 
@@ -273,13 +317,19 @@ static json_t *plan_json(const struct runner *r)
 {
 	const struct replay_wcfg *w = cfg_of(r);
 
-	return json_pack("{s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:s, s:f, s:O?}",
+	return json_pack("{s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:I, s:s, s:I, s:f, s:{s:b, s:f, s:f, s:s}, s:O?}",
 		"relation", query_of(r)->relation, "pages", (json_int_t)w->npages,
 		"rows", (json_int_t)w->rb.rows, "relation_blocks", (json_int_t)w->rb.relation_blocks,
 		"tuples_per_page", w->rb.tuples_per_page,
 		"exact_pages", (json_int_t)w->exact_pages, "lossy_pages", (json_int_t)w->lossy_pages,
-		"lossy_model", "EXPLAIN's count, in tidbitmap's lossify order (murmurhash32 of the block; a chunk's first page stays exact)",
-		"work_ns_per_page", w->work_ns_per_page, "calibration", w->calibration);
+		"work_mem_bytes", (json_int_t)w->work_mem_bytes,
+		"lossy_model", w->lossy_how, "lossy_simulated", (json_int_t)w->lossy_simulated,
+		"work_ns_per_page", w->work_ns_per_page,
+		"work_model", "split", w->work_split, "ns_per_page", w->work_ns_fixed,
+		"ns_per_tuple", w->work_ns_per_tuple,
+		"how", w->work_split ? "a part per page and a part per tuple examined (a lossy page's every tuple, an exact page's rows), from the warm runs at the session's work_mem and with the bitmap exact" :
+				       "the same on every page (the warm runs did not split it)",
+		"calibration", w->calibration);
 }
 
 static int resume(struct runner *r, const json_t *plan, char *err, size_t errlen)
@@ -399,7 +449,8 @@ static int config_for(const struct runner *r, const struct in_force *s, struct r
 		.combine_limit = (unsigned)s->combine, .pin_limit = s->pin_limit,
 		.io_workers = (unsigned)s->workers, .ring_entries = (unsigned)s->max_concurrency,
 		.disk_name = r->disk[0] ? r->disk : NULL, .disk_file = r->disk_file,
-		.work_ns_per_page = (uint64_t)llround(w->work_ns_per_page), .stop = r->stop,
+		.work_ns_per_page = (uint64_t)llround(w->work_ns_fixed),
+		.work_ns_per_tuple = w->work_ns_per_tuple, .stop = r->stop,
 		.verify_blocks = !strcmp(s->checksums, "on"),
 		.pool_blocks = s->shared_buffers,
 		/* a warm server's buffers are all in use; a cold one's as many as
@@ -422,12 +473,13 @@ static json_t *result_json(const struct replay_config *c, const struct replay_re
 {
 	const struct readstream_stats *st = &x->stream;
 
-	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:b, s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
+	return json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f,"
 			 " s:{s:I, s:I}, s:o, s:{s:f, s:f, s:I, s:o, s:o}, s:o}",
 		"model", replay_model_name(c->model),
 		"method", c->model == REPLAY_PG18 ? replay_method_name(c->method) : NULL,
 		"eic", (int)c->eic, "combine_limit", (int)c->combine_limit, "pin_limit", (int)c->pin_limit,
 		"io_workers", (int)c->io_workers, "work_ns_per_page", (double)c->work_ns_per_page,
+		"work_ns_per_tuple", c->work_ns_per_tuple,
 		"verify_blocks", c->verify_blocks && c->model == REPLAY_PG18, "pool_blocks", (int)c->pool_blocks,
 		"pool_touched_blocks", (int)c->pool_touched,
 		"pages", (json_int_t)c->npages,

@@ -7,11 +7,11 @@
  * warm at effective_io_concurrency 0, once to fill the caches and three
  * times more, to learn the backend's work per page outside reads (the
  * median run's heap phase less its I/O read time, over its heap blocks),
- * the bitmap's exact and lossy page counts and the index phase's blocks, and
- * opens the relation's files. Which pages are lossy is a model: the count is
- * EXPLAIN's, the pages are taken in tidbitmap's lossify order (hash order,
- * approximated by murmurhash32 of the block number, never a chunk's first
- * page), each with the table's tuples per page. A trial opens the files
+ * the bitmap's exact and lossy page counts and the index phase's blocks,
+ * and with lossy pages three times more with the bitmap exact, to split
+ * that work between the page and the tuples it examines; it works out
+ * which pages are lossy (bench/workloads/replay_pages.h), and opens the
+ * relation's files. A trial opens the files
  * anew (the kernel keeps a file's readahead state with the open file, and
  * a backend opens them afresh after the cold start), reads the settings
  * in force (effective_io_concurrency, and on 18 io_method, io_combine_limit,
@@ -36,8 +36,6 @@
 #include "io/blocks.h"
 #include "io/engines/bitmapscan.h"
 
-#define REPLAY_PAGES_PER_CHUNK 256     /* tidbitmap's PAGES_PER_CHUNK for 8 kB blocks */
-
 struct replay_wcfg {
 	/* found by the check (or taken from the plan on --resume) */
 	struct relblocks   rb;
@@ -47,18 +45,17 @@ struct replay_wcfg {
 	bool               have_map;
 	int64_t            exact_pages, lossy_pages;   /* the calibration's EXPLAIN */
 	int64_t            index_blocks;               /* its index phase's blocks, hit or read */
-	double             work_ns_per_page;
+	double             work_ns_per_page;           /* the warm runs' median, outside reads */
+	long long          work_mem_bytes;             /* the session's, which the bitmap had; -1 */
+	double             exact_work_ns;              /* per page with the bitmap exact; -1: not run */
+	bool               lossy_used;                 /* the lossy pages simulated (replay_pages.h) */
+	const char        *lossy_how;                  /* how they were found, for the records */
+	int64_t            lossy_simulated;            /* the simulation's count; -1: not run */
+	bool               work_split;                 /* the work per page split (replay_work_fit) */
+	double             work_ns_fixed, work_ns_per_tuple;
 	json_t            *calibration;
 	const json_t      *resumed;    /* the plan's "replay" on --resume (borrowed) */
 };
-
-/*
- * The scan's pages from RB: every block with its rows, LOSSY of them made
- * lossy in lossify order with TUPLES_PER_PAGE tuples each (at least their
- * own rows). *OUT is malloc'd. 0 or -ENOMEM.
- */
-int replay_pages_model(const struct relblocks *rb, int64_t lossy, double tuples_per_page,
-		       struct scan_block **out);
 
 /* The backend's share of shared buffers in pins (18's GetPinLimit) from
  * the settings that size it. */

@@ -133,7 +133,8 @@ static int advise(struct replay *r, size_t idx, unsigned n)
 static int work(void *arg, size_t idx)
 {
 	struct replay *r = arg;
-	uint64_t t0 = clock_now_ns(), end = t0 + r->cfg->work_ns_per_page, t;
+	uint64_t t0 = clock_now_ns(), t, end = t0 + r->cfg->work_ns_per_page +
+		(uint64_t)(r->cfg->work_ns_per_tuple * r->cfg->pages[idx].ntuples);
 
 	if (r->page_at[idx])
 		heappage_walk(r->page_at[idx], r->cfg->map->block_bytes, r->cfg->pages[idx].ntuples,

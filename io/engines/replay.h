@@ -64,7 +64,8 @@ struct replay_config {
 	unsigned                 ring_entries; /* 18, io_uring: the ring's size (io_max_concurrency),
 						    which also bounds the kernel's io-wq threads;
 						    0 = as many as reads in flight */
-	uint64_t                 work_ns_per_page;   /* the backend's CPU per page, spent after it */
+	uint64_t                 work_ns_per_page;   /* the backend's CPU per page, spent after it, */
+	double                   work_ns_per_tuple;  /* and per tuple the page has in the scan */
 	bool                     verify_blocks;  /* 18 with data checksums: whoever completes a
 						    read verifies its blocks (io/engines/pagesum.h) */
 	unsigned                 pool_blocks;  /* shared_buffers in blocks: reads go into fresh

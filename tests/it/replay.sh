@@ -7,7 +7,7 @@
 # sweep's report puts the replay's device requests beside the query's heap
 # phase's, with the difference it computes from the records.
 . tests/it/lib.sh
-plan 47
+plan 50
 
 # checks DIR: what every replay sweep must hold
 checks() {
@@ -80,6 +80,15 @@ same "15: the calibration ran with the settings of the query's trials at 0" \
 same "15: the calibration's exact and lossy pages are the query's at 0" \
 	"$(jq -r '.plan.replay | "\(.exact_pages) \(.lossy_pages)"' "$T/s15/meta.json")" \
 	"$(jq -r 'select(.workload == null and .settings.effective_io_concurrency == "0") | "\(.explain.bitmap.exact_heap_blocks) \(.explain.bitmap.lossy_heap_blocks)"' "$R" | sort -u)"
+# A bitmap too large for work_mem: the lossy pages simulated as tidbitmap
+# makes them, their count EXPLAIN's, and the work split between the page
+# and the tuples it examines (a lossy page's every tuple costs the backend).
+ok "15: a sweep whose bitmap goes lossy (work_mem 64kB)" "$EB" sweep --datadir "$T/pg15" --query blog \
+	--eic 16 --set work_mem=64kB --runs 1 --replay --no-cache-check --out "$T/l15"
+same "15: the lossy pages simulated, as many as EXPLAIN counts" \
+	"$(jq -r '.plan.replay | (.lossy_pages > 0 and .lossy_simulated == .lossy_pages and (.lossy_model | startswith("simulated")))' "$T/l15/meta.json")" true
+same "15: the work per page split, a part per page and one per tuple, both in the replay trial" \
+	"$(jq -r --argjson m "$(jq -c '.plan.replay.work_model' "$T/l15/meta.json")" 'select(.workload == "replay") | ($m.split and $m.ns_per_page > 0 and $m.ns_per_tuple > 0 and (.replay.work_ns_per_tuple - $m.ns_per_tuple | fabs) < 1e-6 and (.replay.work_ns_per_page - ($m.ns_per_page | round) | fabs) < 1)' "$T/l15/trials.jsonl")" true
 ok "15: resume finds nothing left" "$EB" sweep --resume "$T/s15"
 same "15: a resume ran no trial again" "$(wc -l <"$R" | tr -d ' ')" 8
 ok "15: a warm sweep with replay trials" "$EB" sweep --datadir "$T/pg15" --query sparse --eic 0 --runs 1 \
