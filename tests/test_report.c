@@ -130,6 +130,7 @@ static const struct {
 	{ "clear", "16", "16", 1, 1, 0, 0 },     /* one value clearly best */
 	{ "indist", "16", "4", 1, 1, 0, 2 },     /* 4, 16 and 64 alike; 0 and 1 slower */
 	{ "noisy", "4", "4", 0, 0, 1, 0 },       /* nothing told apart: no value out */
+	{ "alike", "4", "0", 1, 1, 0, 4 },       /* every value within 1%: 0 shown within the margin, decided */
 	{ "sparse", "16", "4", 1, 1, 0, 2 },     /* 2 tight runs: 4 is within 10% of 16, 0 and 1 out */
 	{ "torn", "0", "0", 0, 0, 1, 0 },        /* 1 run: no recommendation */
 };
@@ -403,6 +404,7 @@ static const struct { const char *dir, *phrase; } phrases[] = {
 	{ "indist", "Recommended: effective_io_concurrency = 4, the smallest value within 10% of the fastest, 16 (regret 1.04x, its upper bound 1.07x, paired within rounds). 4 and 64 are within the margin of 16; 0 and 1 are slower by more than the margin" },
 	{ "indist", "0 and 1 are slower by more than the margin (the lower bound of the regret is above 1.10x)." },
 	{ "noisy", "No value is shown slower than the fastest by more than 10%: paired within rounds, every value's regret has a lower bound within the margin" },
+	{ "alike", "Recommended: effective_io_concurrency = 0, the smallest value within 10% of the fastest, 4 (regret 1.01x, its upper bound 1.01x, paired within rounds). 0, 1, 16 and 64 are within the margin of 4." },
 	{ "noisy", "In the heap phase the backend used 95-95% of a core at every value: it was bound by CPU" },
 };
 
@@ -431,6 +433,7 @@ static void test_not_said(void **state)
 		{ "sparse", "Across " },
 		{ "dense", "no larger than io_combine_limit" },
 		{ "clear", "went at the device" },
+		{ "alike", "No value is shown slower" },
 		{ "stall", "It was the sweep's first trial" },
 		{ "clearaio", "inside the server" },
 		{ "uringaio", "inside the server" },

@@ -95,7 +95,8 @@ static void versus_fastest(struct report_group *g, const struct report_group *f)
  * The series' decision (bench/report/decision.h): its values' times paired
  * within rounds. The recommendation is the smallest value within the
  * margin of the fastest; "separated" when that is decided; "all_overlap"
- * when no value is told apart (none shown outside the margin).
+ * when no value is told apart (none shown outside the margin) and the
+ * smallest is not shown within it.
  */
 static void decide(struct report *r, struct report_series *se, size_t id)
 {
@@ -142,7 +143,9 @@ static void decide(struct report *r, struct report_series *se, size_t id)
 		se->decided = d->decided;
 		se->df = d->q[0].df;
 	}
-	se->all_overlap = se->nvalues > 1 && nout == 0;
+	/* none told apart, unless the smallest value is shown within the margin:
+	 * then every value is alike and the answer is decided */
+	se->all_overlap = se->nvalues > 1 && nout == 0 && !se->decided;
 	se->separated = se->decided;
 	se->recommends = se->min_runs >= 2 && !se->all_overlap && se->recommended != REPORT_NONE;
 	free(d);

@@ -60,9 +60,12 @@ void report_explain_set(FILE *f, const struct report *r, const size_t *idx, size
 		}
 		if (first == REPORT_NONE)
 			continue;
-		fprintf(f, "%s%s", k == 0 ? "" : k + (i - first) >= m ? " and " : ", ",
-			report_explain_value(r, idx[first]));
-		if (i - first > 3)
+		size_t len = i - first;
+		/* "and" before the last item: a range, or the run's own first value */
+		bool last = len > 3 ? k + len >= m : k + 1 == m;
+
+		fprintf(f, "%s%s", k == 0 ? "" : last ? " and " : ", ", report_explain_value(r, idx[first]));
+		if (len > 3)
 			fprintf(f, " to %s", report_explain_value(r, idx[i - 1]));
 		else
 			for (size_t j = first + 1; j < i; j++)
