@@ -97,6 +97,33 @@ static void verify(struct replay *r, const void *buf, size_t len)
 		r->res->sums += pagesum(buf, len, r->cfg->map->block_bytes);
 }
 
+/*
+ * Write LEN bytes at BUF through the kernel and then from this process, as
+ * the index phase's reads wrote the server's buffers and its scan read
+ * them: on some virtual machines the first touch of a page by the kernel
+ * and the first by the process each cost a fault of their own (346 MiB
+ * read into 128 MiB of buffers: 190 ms of system time after a memset
+ * alone, 29 ms after the kernel's write; docs/measured.md, 2026-12-06,
+ * evening). The kernel's zeros come from /dev/zero (a memset where it
+ * cannot be read).
+ */
+static void touch_both(char *buf, size_t len)
+{
+	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	size_t done = 0;
+
+	while (fd >= 0 && done < len) {
+		ssize_t k = read(fd, buf + done, len - done < (1u << 20) ? len - done : (1u << 20));
+
+		if (k <= 0)
+			break;
+		done += (size_t)k;
+	}
+	if (fd >= 0)
+		close(fd);
+	memset(buf, 0, len);
+}
+
 /* One pread(2) of N blocks from page IDX, whole, into BUF; timed as a wait. */
 static int read_now(struct replay *r, size_t idx, unsigned n, char *buf)
 {
@@ -434,7 +461,7 @@ static int setup(struct replay *r)
 		uint64_t touched = c->pool_touched < c->pool_blocks ? c->pool_touched : c->pool_blocks,
 			 need = c->npages + (uint64_t)c->combine_limit * (c->npages / c->pool_blocks + 1);
 
-		memset(r->pool, 0, (size_t)(touched < need ? touched : need) * c->map->block_bytes);
+		touch_both(r->pool, (size_t)(touched < need ? touched : need) * c->map->block_bytes);
 		r->pool_next = touched < c->pool_blocks ? touched : 0;
 	}
 	if (!r->bufs || !r->sync_done || !r->ring_done || !r->ring_res || !r->slot_ptr || !r->page_at)

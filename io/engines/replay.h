@@ -74,7 +74,8 @@ struct replay_config {
 	unsigned                 pool_touched; /* of those, the first blocks in use before the
 						  clock starts, as the query's index phase used the
 						  server's buffers (those the reads will reach are
-						  written); the reads start after them */
+						  written, by the kernel as reads write them); the
+						  reads start after them */
 	const char              *disk_name;    /* /proc/diskstats name; NULL = none */
 	const char              *disk_file;    /* a published device's diskstats (an emulated
 						  device's), NULL or "" = /proc/diskstats */
