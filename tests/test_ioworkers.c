@@ -3,8 +3,10 @@
  * lands whole where it was asked for, whichever worker did it; with every
  * worker idle, one read goes to the lowest-numbered worker and no other
  * (PostgreSQL wakes the lowest idle one); a batch of reads is done once
- * each, the workers' counts adding up; a pool of more workers than the idle
- * mask holds, or of none, is refused.
+ * each, the workers' counts adding up; reads into a shared memory file
+ * given as a view go through the workers' own mappings of it and land in
+ * the submitter's; a pool of more workers than the idle mask holds, or of
+ * none, is refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "io/engines/ioworkers.h"
 #include "tests/fixture.h"
@@ -136,6 +140,54 @@ static void batch(void **state)
 	ioworkers_stop(&w);
 }
 
+/* Mappings of the memfd named NAME in this process. */
+static int mappings_of(const char *name)
+{
+	char line[512];
+	int n = 0;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	while (maps && fgets(line, sizeof(line), maps))
+		n += strstr(line, name) != NULL;
+	if (maps)
+		fclose(maps);
+	return n;
+}
+
+static void views(void **state)
+{
+	struct fx *f = *state;
+	struct ioworkers w;
+	size_t len = (size_t)NBLOCKS * BS;
+	int fd = memfd_create("ioworkers-view-test", MFD_CLOEXEC);
+	char *base;
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)len), 0);
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(base != MAP_FAILED);
+	assert_int_equal(mappings_of("ioworkers-view-test"), 1);
+	assert_int_equal(ioworkers_start(&w, f->paths, 1, 3, NBLOCKS, BS), 0);
+	ioworkers_view(&w, fd, base, len);
+	for (unsigned s = 0; s < NBLOCKS; s++)       /* block 63 - s into block s of the view */
+		ioworkers_stage(&w, s, 0, base + (size_t)s * BS, BS, (off_t)(NBLOCKS - 1 - s) * BS);
+	ioworkers_submit(&w);
+	for (unsigned s = 0; s < NBLOCKS; s++) {
+		assert_int_equal(ioworkers_wait(&w, s), BS);
+		assert_memory_equal(base + (size_t)s * BS, f->want + (size_t)(NBLOCKS - 1 - s) * BS, BS);
+	}
+	/* each worker that read mapped the file for itself; a read outside the view goes where it was asked */
+	assert_true(mappings_of("ioworkers-view-test") >= 2);
+	ioworkers_stage(&w, 0, 0, f->bufs, BS, 7 * BS);
+	ioworkers_submit(&w);
+	assert_int_equal(ioworkers_wait(&w, 0), BS);
+	assert_memory_equal(f->bufs, f->want + 7 * BS, BS);
+	ioworkers_stop(&w);
+	assert_int_equal(mappings_of("ioworkers-view-test"), 1);
+	munmap(base, len);
+	close(fd);
+}
+
 static void refused(void **state)
 {
 	struct fx *f = *state;
@@ -152,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lowest_idle_first),
 		cmocka_unit_test(batch),
+		cmocka_unit_test(views),
 		cmocka_unit_test(refused),
 	};
 

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -56,12 +57,28 @@ static double thread_cpu_ms(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
-/* The read, on this worker's own descriptor of its file (opened now if need be). */
-static int64_t do_read(const struct ioworkers *w, int *fds, struct ioworker_read *rd)
+/* Where this worker reads RD to: in its own mapping of the view (mapped
+ * now if need be) when RD's buffer lies in the view, else the buffer. */
+static char *destination(const struct ioworkers *w, char **mine, const struct ioworker_read *rd)
+{
+	char *buf = rd->buf;
+
+	if (w->view_fd < 0 || buf < w->view_base || buf + rd->len > w->view_base + w->view_len)
+		return buf;
+	if (!*mine) {
+		void *m = mmap(NULL, w->view_len, PROT_READ | PROT_WRITE, MAP_SHARED, w->view_fd, 0);
+
+		*mine = m == MAP_FAILED ? w->view_base : m;
+	}
+	return *mine + (buf - w->view_base);
+}
+
+/* The read into TO, on this worker's own descriptor of its file (opened now if need be). */
+static int64_t do_read(const struct ioworkers *w, int *fds, const struct ioworker_read *rd, char *to)
 {
 	if (fds[rd->file] < 0 && (fds[rd->file] = open(w->paths[rd->file], O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	return (int64_t)file_pread_full(fds[rd->file], rd->buf, rd->len, rd->off);
+	return (int64_t)file_pread_full(fds[rd->file], to, rd->len, rd->off);
 }
 
 /* The lowest-numbered idle worker, no longer idle; -1 if none. Under the lock. */
@@ -97,6 +114,7 @@ static void *worker_main(void *arg)
 	struct ioworkers *w = ((struct worker_arg *)arg)->w;
 	unsigned id = ((struct worker_arg *)arg)->id;
 	int *fds = malloc(w->npaths * sizeof(int));
+	char *mine = NULL;
 
 	free(arg);
 	for (unsigned i = 0; fds && i < w->npaths; i++)
@@ -121,10 +139,11 @@ static void *worker_main(void *arg)
 		for (int i = 0; i < nwake; i++)
 			latch_set(&w->latches[wake[i]]);
 		if (slot != NO_SLOT) {
-			int64_t res = fds ? do_read(w, fds, &w->slots[slot]) : -ENOMEM;
+			char *to = destination(w, &mine, &w->slots[slot]);
+			int64_t res = fds ? do_read(w, fds, &w->slots[slot], to) : -ENOMEM;
 
 			if (w->verify_bytes && res > 0)
-				atomic_fetch_add(&w->sums, pagesum(w->slots[slot].buf, (size_t)res, w->verify_bytes));
+				atomic_fetch_add(&w->sums, pagesum(to, (size_t)res, w->verify_bytes));
 			complete(w, id, slot, res);
 		} else {
 			latch_wait(&w->latches[id]);
@@ -138,6 +157,8 @@ static void *worker_main(void *arg)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	free(fds);
+	if (mine && mine != w->view_base)
+		munmap(mine, w->view_len);
 	return NULL;
 }
 
@@ -148,6 +169,7 @@ int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npat
 	w->paths = paths;
 	w->npaths = npaths;
 	w->verify_bytes = verify_bytes;
+	w->view_fd = -1;
 	pthread_mutex_init(&w->lock, NULL);
 	if (nthreads == 0 || nthreads > IOWORKERS_MAX || nslots == 0)
 		return -EINVAL;
@@ -181,6 +203,13 @@ int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npat
 		}
 	}
 	return 0;
+}
+
+void ioworkers_view(struct ioworkers *w, int fd, void *base, size_t len)
+{
+	pthread_mutex_lock(&w->lock);	/* seen by a worker once it takes a read */
+	w->view_fd = fd, w->view_base = base, w->view_len = len;
+	pthread_mutex_unlock(&w->lock);
 }
 
 void ioworkers_stage(struct ioworkers *w, unsigned slot, unsigned file, void *buf,

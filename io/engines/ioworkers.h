@@ -14,7 +14,11 @@
  * flight. Slots are the caller's: a slot holds one read from stage() until
  * wait() returns it. A worker may verify what it read, as 18's workers check
  * data checksums (io/engines/pagesum.h). Each worker's CPU time
- * (RUSAGE_THREAD) is summed when the pool stops.
+ * (RUSAGE_THREAD) is summed when the pool stops. Given a shared memory
+ * file (ioworkers_view), each worker maps it at an address of its own and
+ * reads into its own mapping, as each of 18's workers, a process, maps the
+ * server's buffers itself: the first touch of every page then costs each
+ * worker what it costs a process of its own.
  */
 #ifndef IO_ENGINES_IOWORKERS_H
 #define IO_ENGINES_IOWORKERS_H
@@ -69,6 +73,9 @@ struct ioworkers {
 							   seen once the read's done is) */
 	size_t           verify_bytes; /* verify each block of this size read; 0: no */
 	atomic_uint      sums;
+	int              view_fd;      /* shared memory each worker maps itself, or -1 */
+	char            *view_base;    /* the submitter's mapping of it */
+	size_t           view_len;
 };
 
 /* Start NTHREADS workers for NSLOTS slots over the NPATHS files of PATHS
@@ -76,6 +83,11 @@ struct ioworkers {
  * 0 or -errno. */
 int ioworkers_start(struct ioworkers *w, const char *const *paths, unsigned npaths,
 		    unsigned nthreads, unsigned nslots, size_t verify_bytes);
+
+/* Reads into the LEN bytes at BASE, the caller's mapping of the shared
+ * memory file FD (borrowed), go through each worker's own mapping of FD.
+ * Before the first submit. */
+void ioworkers_view(struct ioworkers *w, int fd, void *base, size_t len);
 
 /* Stage a read of FILE into SLOT (free); it reaches the workers at the next submit. */
 void ioworkers_stage(struct ioworkers *w, unsigned slot, unsigned file, void *buf,

@@ -32,6 +32,7 @@ struct replay {
 	uint64_t  started;             /* 18: reads started, which buffer the next one takes */
 	size_t    slot_bytes;
 	char     *pool;                /* pool_blocks blocks of fresh shared memory, or NULL */
+	int       pool_fd;             /* the shared memory file behind it, or -1 */
 	uint64_t  pool_next;           /* the next pool block a read takes */
 	char    **slot_ptr;            /* where each slot's read goes */
 	const char **page_at;          /* where each page's block was read to, or NULL */
@@ -446,9 +447,12 @@ static int setup(struct replay *r)
 	r->slot_ptr = calloc(r->nslots, sizeof(char *));
 	r->page_at = calloc(c->npages ? c->npages : 1, sizeof(char *));
 	if (c->pool_blocks) {
-		r->pool = mmap(NULL, (size_t)c->pool_blocks * c->map->block_bytes, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (r->pool == MAP_FAILED) {
+		/* a file, so that each I/O worker can map it for itself */
+		size_t bytes = (size_t)c->pool_blocks * c->map->block_bytes;
+
+		r->pool_fd = memfd_create("eicbench-replay-buffers", MFD_CLOEXEC);
+		if (r->pool_fd < 0 || ftruncate(r->pool_fd, (off_t)bytes) < 0 ||
+		    (r->pool = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, r->pool_fd, 0)) == MAP_FAILED) {
 			r->pool = NULL;
 			return snprintf(r->err, r->errlen, "cannot map %u blocks of shared memory: %s",
 					c->pool_blocks, strerror(errno)), -errno;
@@ -484,6 +488,9 @@ static int setup(struct replay *r)
 			return snprintf(r->err, r->errlen, "cannot start %u I/O worker threads: %s",
 					c->io_workers, strerror(-rc)), rc;
 		r->have_workers = true;
+		if (r->pool)
+			ioworkers_view(&r->workers, r->pool_fd, r->pool,
+				       (size_t)c->pool_blocks * c->map->block_bytes);
 	}
 	return 0;
 }
@@ -499,6 +506,8 @@ static void teardown(struct replay *r)
 	}
 	if (r->pool)
 		munmap(r->pool, (size_t)r->cfg->pool_blocks * r->cfg->map->block_bytes);
+	if (r->pool_fd >= 0)
+		close(r->pool_fd);
 	free(r->slot_ptr);
 	free(r->page_at);
 	free(r->paths);
@@ -576,7 +585,7 @@ static void drain_ring(struct replay *r)
 int replay_run(const struct replay_config *cfg, struct replay_result *res,
 	       char *err, size_t errlen)
 {
-	struct replay r = { .cfg = cfg, .res = res, .err = err, .errlen = errlen };
+	struct replay r = { .cfg = cfg, .res = res, .err = err, .errlen = errlen, .pool_fd = -1 };
 	struct readstream_cfg sc;
 	struct snap a, b;
 	int rc;
