@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "io/clock.h"
 #include "io/errmsg.h"
 #include "io/rng.h"
+#include "io/stats.h"
 
 /* ---- drawing the blocks ---- */
 
@@ -110,99 +112,37 @@ void cachecheck_summarize(uint64_t *lat, size_t n, struct hist_summary *out)
 	out->p999_ns = rank(lat, n, 99.9);
 }
 
-/*
- * The K-th smallest of V[0..N) (V is reordered so that V[0..K) <= V[K] <=
- * V[K+1..N)): Wirth's selection.
- */
-static uint64_t select_kth(uint64_t *v, size_t n, size_t k)
+/* The latencies as doubles for io/stats.h; NULL when out of memory. */
+static double *as_doubles(const uint64_t *v, size_t n)
 {
-	ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+	double *d = malloc((n ? n : 1) * sizeof(*d));
 
-	while (l < m) {
-		uint64_t x = v[k], t;
-		ptrdiff_t i = l, j = m;
-		do {
-			while (v[i] < x)
-				i++;
-			while (x < v[j])
-				j--;
-			if (i <= j) {
-				t = v[i], v[i] = v[j], v[j] = t;
-				i++;
-				j--;
-			}
-		} while (i <= j);
-		if (j < kk)
-			l = i;
-		if (kk < i)
-			m = j;
-	}
-	return v[k];
-}
-
-/* The median of V[0..N) (reordered); the mean of the middle two when N is even. */
-static double median(uint64_t *v, size_t n)
-{
-	uint64_t hi = select_kth(v, n, n / 2), lo = hi;
-
-	if (n % 2 == 0) {
-		lo = v[0];                     /* the largest of the lower half */
-		for (size_t i = 1; i < n / 2; i++)
-			if (v[i] > lo)
-				lo = v[i];
-	}
-	return ((double)lo + (double)hi) / 2;
-}
-
-/* The median of N draws with replacement from V, using SCRATCH. */
-static double resample_median(const uint64_t *v, size_t n, uint64_t *scratch, struct rng *r)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = v[rng_below(r, n)];
-	return median(scratch, n);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
+	for (size_t i = 0; d && i < n; i++)
+		d[i] = (double)v[i];
+	return d;
 }
 
 int cachecheck_ratio(const uint64_t *reread, size_t n_reread, const uint64_t *fresh,
 		     size_t n_fresh, uint64_t seed, unsigned resamples,
 		     double *ratio, double *lo, double *hi)
 {
-	size_t n = n_reread > n_fresh ? n_reread : n_fresh;
-	uint64_t *scratch = malloc(n * sizeof(*scratch));
-	double *boot = malloc((resamples ? resamples : 1) * sizeof(*boot)), m_reread, m_fresh;
-	struct rng r;
-	int rc = 0;
+	double *r = as_doubles(reread, n_reread), *f = as_doubles(fresh, n_fresh);
+	struct stats_interval ci;
+	int rc = -ENOMEM;
 
-	if (!scratch || !boot) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	memcpy(scratch, reread, n_reread * sizeof(*scratch));
-	m_reread = n_reread ? median(scratch, n_reread) : 0;
-	memcpy(scratch, fresh, n_fresh * sizeof(*scratch));
-	m_fresh = n_fresh ? median(scratch, n_fresh) : 0;
-	if (!n_reread || !n_fresh || !(m_reread > 0) || resamples == 0) {
+	if (r && f) {
 		rc = -EINVAL;
-		goto out;
+		if (n_reread && n_fresh && stats_median(r, n_reread) > 0 && resamples >= 10 &&
+		    resamples <= INT_MAX)
+			rc = stats_ratio_interval(f, n_fresh, r, n_reread, CACHECHECK_LEVEL, (int)resamples,
+						  seed, ratio, &ci);
 	}
-	*ratio = m_fresh / m_reread;
-	rng_seed(&r, seed);
-	for (unsigned b = 0; b < resamples; b++) {
-		double d = resample_median(reread, n_reread, scratch, &r);
-		boot[b] = d > 0 ? resample_median(fresh, n_fresh, scratch, &r) / d : INFINITY;
+	if (rc == 0) {
+		*lo = ci.lo;
+		*hi = ci.hi;
 	}
-	qsort(boot, resamples, sizeof(*boot), cmp_double);
-	*lo = boot[(size_t)floor(0.025 * (resamples - 1))];
-	*hi = boot[(size_t)ceil(0.975 * (resamples - 1))];
-out:
-	free(scratch);
-	free(boot);
+	free(r);
+	free(f);
 	return rc;
 }
 

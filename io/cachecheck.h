@@ -29,6 +29,7 @@
 #define CACHECHECK_MAX_S      10.0    /* the three passes together */
 #define CACHECHECK_THRESHOLD  1.5
 #define CACHECHECK_RESAMPLES  1000
+#define CACHECHECK_LEVEL      0.95    /* of the ratio's interval */
 #define CACHECHECK_NO_DIRECT  (-EOPNOTSUPP)  /* the files refuse O_DIRECT: the check is skipped */
 
 enum cachecheck_pass { CACHECHECK_FIRST, CACHECHECK_REREAD, CACHECHECK_FRESH, CACHECHECK_PASSES };
@@ -85,7 +86,9 @@ void cachecheck_summarize(uint64_t *lat_ns, size_t n, struct hist_summary *out);
 
 /*
  * median(FRESH) / median(REREAD) and its percentile bootstrap interval at
- * 95% from RESAMPLES resamples of each set. 0, -EINVAL (an empty set or a
+ * 95% from RESAMPLES (at least 10) resamples of each set, as every ratio of
+ * medians in the suite is bounded (io/stats.h: one resampling, one quantile
+ * rule). 0, -EINVAL (an empty set or a
  * zero median) or -ENOMEM.
  */
 int cachecheck_ratio(const uint64_t *reread, size_t n_reread, const uint64_t *fresh,

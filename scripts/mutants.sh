@@ -28,14 +28,14 @@ tests tests/test_explain it:sweep
 
 name  pick-one-step-up
 what  the answer one value above the smallest the rule accepts
-file  bench/report/decision.c
+file  bench/judge/decision.c
 from  return v;
 to    return v + 1 < in->nvalues && d->complete[v + 1] ? v + 1 : v;
 tests tests/test_decision tests/test_verdict it:run
 
 name  series-pick-one-step-up
 what  a sweep's own recommendation one value above its decision's answer
-file  bench/report/report.c
+file  bench/judge/result_series.c
 from  se->recommended = idx[d->answer];
 to    se->recommended = idx[d->answer + 1 < n ? d->answer + 1 : d->answer];
 tests tests/test_report it:run
@@ -79,7 +79,7 @@ tests tests/test_tpcb_script it:tpcb
 
 name  median-off-centre
 what  the median taken at the 55% quantile
-file  bench/report/stats.c
+file  io/stats.c
 from  return stats_quantile(v, n, 0.5);
 to    return stats_quantile(v, n, 0.55);
 tests tests/test_stats it:sweep

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/report/decision.h"
+#include "bench/judge/decision.h"
 #include "io/rng.h"
 
 #define SWEEPS 1000

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/report/prediction.h"
+#include "bench/judge/prediction.h"
 #include "bench/report/report.h"
 
 #define F "tests/fixtures/sweep/replay"
@@ -32,13 +32,13 @@ static const struct prediction_value *value(const struct prediction *p, const ch
 
 static void medians_and_errors(void **state)
 {
-	struct report r;
+	struct sweep_result r;
 	struct prediction p;
 	const struct prediction_value *v;
 	char err[1024];
 	(void)state;
 
-	assert_int_equal(report_load(F, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(F, &r, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(r.trials), 9);       /* the replays are kept apart */
 	assert_int_equal(json_array_size(r.companions), 9);
 	assert_int_equal(r.skipped, 0);
@@ -64,18 +64,18 @@ static void medians_and_errors(void **state)
 	assert_true(v->checked && !v->usable);
 	assert_float_equal(v->req_diff, 12000.0 / 9000 - 1, 1e-9);
 	assert_float_equal(v->error, log(100.0 / 150), 1e-9);
-	report_free(&r);
+	result_free(&r);
 }
 
 static void split_adds_up(void **state)
 {
-	struct report r;
+	struct sweep_result r;
 	struct prediction p;
 	struct prediction_split d;
 	char err[1024];
 	(void)state;
 
-	assert_int_equal(report_load(F, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(F, &r, err, sizeof(err)), 0);
 	assert_int_equal(prediction_build(&r, 0, &p), 0);
 	/* at 0 the median run (400 ms): 110 on the CPU, 5 waiting for a core, 285 for reads */
 	assert_float_equal(p.v[p.zero].split.total_ms, 400, 1e-9);
@@ -97,7 +97,7 @@ static void split_adds_up(void **state)
 	assert_float_equal(d.io_read_ms, -215, 1e-6);
 	prediction_change(&p, 99, &d);
 	assert_true(isnan(d.total_ms));
-	report_free(&r);
+	result_free(&r);
 }
 
 /* At 4 the records say how busy the device was (util_pct over elapsed_s):
@@ -110,7 +110,7 @@ static void split_adds_up(void **state)
  * records carry no busy figures: no parts. */
 static void error_in_parts(void **state)
 {
-	struct report r;
+	struct sweep_result r;
 	struct prediction p;
 	const struct prediction_value *v;
 	const struct prediction_error_parts *e;
@@ -118,7 +118,7 @@ static void error_in_parts(void **state)
 	double qpace = 8900 / (0.80 * 0.20), rpace = 8800 / (0.90 * 0.225);
 	(void)state;
 
-	assert_int_equal(report_load(F, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(F, &r, err, sizeof(err)), 0);
 	assert_int_equal(prediction_build(&r, 0, &p), 0);
 	v = value(&p, "4");
 	e = &v->parts;
@@ -143,11 +143,11 @@ static void error_in_parts(void **state)
 	v = value(&p, "0");
 	assert_true(isnan(v->parts.pace) && isnan(v->parts.rest) && isnan(v->trial_pace));
 	assert_true(isnan(v->replay_cpu_ms));
-	report_free(&r);
+	result_free(&r);
 }
 
 /* Steal time on the CPUs of TRIAL (value, round), as the sampler records it. */
-static void steal(struct report *r, const char *value, int round, double pct)
+static void steal(struct sweep_result *r, const char *value, int round, double pct)
 {
 	json_t *t;
 	size_t i;
@@ -164,13 +164,13 @@ static void steal(struct report *r, const char *value, int round, double pct)
 static void flagged_left_out(void **state)
 {
 	char err[1024];
-	struct report r;
+	struct sweep_result r;
 	struct prediction p;
 	const struct prediction_value *v;
 
 	(void)state;
 
-	assert_int_equal(report_load(F, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(F, &r, err, sizeof(err)), 0);
 	steal(&r, "4", 2, 25.0);        /* the run of 210 ms */
 	assert_int_equal(prediction_build(&r, 0, &p), 0);
 	v = value(&p, "4");
@@ -189,20 +189,20 @@ static void flagged_left_out(void **state)
 	assert_int_equal(v->flagged_out, 0);
 	assert_int_equal(v->query_runs, 3);
 	assert_float_equal(v->heap_ms, 200, 1e-9);
-	report_free(&r);
+	result_free(&r);
 }
 
 static void without_replays(void **state)
 {
-	struct report r;
+	struct sweep_result r;
 	struct prediction p;
 	char err[1024];
 	(void)state;
 
-	assert_int_equal(report_load("tests/fixtures/sweep/sparse", &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load("tests/fixtures/sweep/sparse", &r, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(r.companions), 0);
 	assert_int_equal(prediction_build(&r, 0, &p), -ENOENT);
-	report_free(&r);
+	result_free(&r);
 }
 
 int main(void)

@@ -27,7 +27,7 @@
 #define FIXTURES "tests/fixtures/sweep/"
 
 static int setup(void **state);
-static char *explanation(const struct report *r);
+static char *explanation(const struct sweep_result *r);
 static int teardown(void **state);
 #define EPS 1e-9
 
@@ -69,22 +69,22 @@ static const struct load_case {
 		{ { "1" }, 1, 30100, 30100, 30100, 16300.0 / 30100, 1, 1.02, 14.5, 0.99 } } },
 };
 
-static void load(const char *name, struct report *r)
+static void load(const char *name, struct sweep_result *r)
 {
 	char dir[PATH_MAX], err[1024] = "";
 	int ret;
 
 	snprintf(dir, sizeof(dir), FIXTURES "%s", name);
-	ret = report_load(dir, r, err, sizeof(err));
+	ret = result_load(dir, r, err, sizeof(err));
 	if (ret != 0)
 		fail_msg("%s: %d %s", name, ret, err);
 }
 
-static void check_group(const struct report *r, const struct report_group *g,
+static void check_group(const struct sweep_result *r, const struct result_group *g,
 			const struct group_case *c)
 {
 	for (size_t s = 0; s < r->nsettings; s++)
-		assert_string_equal(report_value(r, g, s), c->values[s]);
+		assert_string_equal(result_value(r, g, s), c->values[s]);
 	assert_int_equal(g->runs, c->runs);
 	assert_float_equal(g->median_ms, c->median, EPS);
 	assert_float_equal(g->min_ms, c->min, EPS);
@@ -101,7 +101,7 @@ static void test_load_groups(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(load_cases) / sizeof(load_cases[0]); i++) {
 		const struct load_case *c = &load_cases[i];
-		struct report r;
+		struct sweep_result r;
 
 		load(c->dir, &r);
 		assert_int_equal(r.nsettings, c->nsettings);
@@ -112,12 +112,12 @@ static void test_load_groups(void **state)
 		for (size_t g = 0; g < r.ngroups; g++)
 			check_group(&r, &r.groups[g], &c->g[g]);
 		for (size_t s = 0; s < r.nseries; s++) {
-			assert_string_equal(report_value(&r, &r.groups[r.series[s].fastest], r.swept),
+			assert_string_equal(result_value(&r, &r.groups[r.series[s].fastest], r.swept),
 					    c->fastest[s]);
-			assert_string_equal(report_value(&r, &r.groups[r.series[s].recommended], r.swept),
+			assert_string_equal(result_value(&r, &r.groups[r.series[s].recommended], r.swept),
 					    c->recommended[s]);
 		}
-		report_free(&r);
+		result_free(&r);
 	}
 }
 
@@ -139,35 +139,35 @@ static void test_rule(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(rule_cases) / sizeof(rule_cases[0]); i++) {
-		struct report r;
-		const struct report_series *se;
+		struct sweep_result r;
+		const struct result_series *se;
 
 		load(rule_cases[i].dir, &r);
 		se = &r.series[0];
-		assert_string_equal(report_value(&r, &r.groups[se->fastest], r.swept), rule_cases[i].fastest);
-		assert_string_equal(report_value(&r, &r.groups[se->recommended], r.swept),
+		assert_string_equal(result_value(&r, &r.groups[se->fastest], r.swept), rule_cases[i].fastest);
+		assert_string_equal(result_value(&r, &r.groups[se->recommended], r.swept),
 				    rule_cases[i].recommended);
 		assert_int_equal(se->recommends, rule_cases[i].recommends);
 		assert_int_equal(se->separated, rule_cases[i].separated);
-		assert_int_equal(report_separated(&r), rule_cases[i].separated);
+		assert_int_equal(result_separated(&r), rule_cases[i].separated);
 		assert_int_equal(se->all_overlap, rule_cases[i].all_overlap);
 		assert_int_equal(se->nindist, rule_cases[i].nindist);
-		report_free(&r);
+		result_free(&r);
 	}
 }
 
 /* Heap-phase records: the measure is the heap phase, split figures are used. */
 static void test_heap_measure(void **state)
 {
-	struct report r;
-	const struct report_group *g;
+	struct sweep_result r;
+	const struct result_group *g;
 
 	(void)state;
 	load("clear", &r);
 	assert_int_equal(r.heap_phase, 1);
 	assert_int_equal(r.split, 1);
 	g = &r.groups[3];                      /* 16 */
-	assert_string_equal(report_value(&r, g, r.swept), "16");
+	assert_string_equal(result_value(&r, g, r.swept), "16");
 	assert_int_equal(g->runs, 6);
 	assert_true(g->median_ms > 1980 && g->median_ms < 2020);
 	assert_true(g->exec_ms > g->median_ms + 3000);      /* index phase added */
@@ -178,11 +178,11 @@ static void test_heap_measure(void **state)
 	assert_true(g->ci.lo <= g->median_ms && g->median_ms <= g->ci.hi);
 	assert_true(g->ci_vs_0.lo > 2.0 && g->ci_vs_0.hi < 2.3);
 	/* old records: the execution time, not split */
-	report_free(&r);
+	result_free(&r);
 	load("dense", &r);
 	assert_int_equal(r.heap_phase, 0);
 	assert_int_equal(r.split, 0);
-	report_free(&r);
+	result_free(&r);
 }
 
 /* A record whose plan differed from its reference is left out, and said so. */
@@ -190,7 +190,7 @@ static void test_mismatch_left_out(void **state)
 {
 	const char *dir = *state;
 	char src[PATH_MAX], dst[PATH_MAX], err[1024], cmd[3 * PATH_MAX];
-	struct report r;
+	struct sweep_result r;
 	json_t *rec;
 	FILE *f;
 
@@ -207,11 +207,11 @@ static void test_mismatch_left_out(void **state)
 	fputc('\n', f);
 	fclose(f);
 	json_decref(rec);
-	assert_int_equal(report_load(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(dir, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.mismatched, 1);
 	assert_int_equal(r.groups[3].runs, 6);
 	assert_non_null(strstr(r.note, "1 trial(s) left out: their plan read other blocks"));
-	report_free(&r);
+	result_free(&r);
 }
 
 /* A copy of fixture NAME in DIR, each record passed through EDIT first. */
@@ -263,17 +263,17 @@ static void test_uring_few_in_flight(void **state)
 {
 	const char *dir = *state;
 	char err[1024];
-	struct report r;
+	struct sweep_result r;
 	char *text;
 
 	copy_fixture(dir, "uringaio", tenth_in_flight);
-	assert_int_equal(report_load(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(dir, &r, err, sizeof(err)), 0);
 	text = explanation(&r);
 	assert_null(strstr(text, "were in flight inside PostgreSQL but"));
 	assert_null(strstr(text, "io-wq"));
 	assert_non_null(strstr(text, "it was bound by the device"));
 	free(text);
-	report_free(&r);
+	result_free(&r);
 }
 
 /* sparse's reads at 64 each ten times as long at the device (1.2 ms against
@@ -290,22 +290,22 @@ static void test_hidden_slower_reads(void **state)
 {
 	const char *dir = *state;
 	char err[1024];
-	struct report r;
+	struct sweep_result r;
 	char *text;
 
 	copy_fixture(dir, "sparse", slow_reads_at_64);
-	assert_int_equal(report_load(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(result_load(dir, &r, err, sizeof(err)), 0);
 	text = explanation(&r);
 	assert_null(strstr(text, "about as long"));
 	if (!strstr(text, "against 1.00 at 0, and though each read took longer there (1.20 ms against 0.12 ms, waiting in the device's queue), the heap phase took 1.63x less time."))
 		fail_msg("no slower reads said in:\n%s", text);
 	free(text);
-	report_free(&r);
+	result_free(&r);
 }
 
 static void test_dense_figures(void **state)
 {
-	struct report r;
+	struct sweep_result r;
 
 	(void)state;
 	load("dense", &r);
@@ -316,7 +316,7 @@ static void test_dense_figures(void **state)
 	assert_float_equal(r.groups[0].io_read_ms, 9100, 0);
 	assert_int_equal(r.version_num, 150018);
 	assert_int_equal(r.skipped, 0);
-	report_free(&r);
+	result_free(&r);
 }
 
 static const struct { int old; long now; } convert_cases[] = {
@@ -334,7 +334,7 @@ static void test_convert_pre13(void **state)
 }
 
 /* The explanation joined into one string (caller frees). */
-static char *explanation(const struct report *r)
+static char *explanation(const struct sweep_result *r)
 {
 	json_t *p = report_explain(r), *v;
 	char *all = strdup("");
@@ -412,7 +412,7 @@ static void test_explanation(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++) {
-		struct report r;
+		struct sweep_result r;
 		char *text;
 
 		load(phrases[i].dir, &r);
@@ -420,7 +420,7 @@ static void test_explanation(void **state)
 		if (!strstr(text, phrases[i].phrase))
 			fail_msg("%s: missing \"%s\" in:\n%s", phrases[i].dir, phrases[i].phrase, text);
 		free(text);
-		report_free(&r);
+		result_free(&r);
 	}
 }
 
@@ -441,7 +441,7 @@ static void test_not_said(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
-		struct report r;
+		struct sweep_result r;
 		char *text;
 
 		load(absent[i].dir, &r);
@@ -449,7 +449,7 @@ static void test_not_said(void **state)
 		if (strstr(text, absent[i].phrase))
 			fail_msg("%s: \"%s\" should not be said in:\n%s", absent[i].dir, absent[i].phrase, text);
 		free(text);
-		report_free(&r);
+		result_free(&r);
 	}
 }
 
@@ -460,7 +460,7 @@ static void test_aio_column(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 2; i++) {
-		struct report r;
+		struct sweep_result r;
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
@@ -470,13 +470,13 @@ static void test_aio_column(void **state)
 		fclose(f);
 		assert_int_equal(strstr(buf, "pg in flight") != NULL, cases[i].has);
 		free(buf);
-		report_free(&r);
+		result_free(&r);
 	}
 }
 
 static void test_pre13_semantics(void **state)
 {
-	struct report r;
+	struct sweep_result r;
 	char *text;
 
 	(void)state;
@@ -486,7 +486,7 @@ static void test_pre13_semantics(void **state)
 	assert_non_null(strstr(text, "counts \"spindles\""));
 	assert_non_null(strstr(text, "0 -> 0, 1 -> 1, 2 -> 3, 16 -> 54 pages"));
 	free(text);
-	report_free(&r);
+	result_free(&r);
 }
 
 static const struct { const char *dir; int ret; const char *words[2]; } refused[] = {
@@ -500,14 +500,14 @@ static void test_refused(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		char dir[PATH_MAX], err[1024] = "";
-		struct report r;
+		struct sweep_result r;
 
 		snprintf(dir, sizeof(dir), FIXTURES "%s", refused[i].dir);
-		assert_int_equal(report_load(dir, &r, err, sizeof(err)), refused[i].ret);
+		assert_int_equal(result_load(dir, &r, err, sizeof(err)), refused[i].ret);
 		for (int w = 0; w < 2; w++)
 			if (!strstr(err, refused[i].words[w]))
 				fail_msg("%s: \"%s\" not in \"%s\"", refused[i].dir, refused[i].words[w], err);
-		report_free(&r);
+		result_free(&r);
 	}
 }
 
@@ -580,7 +580,7 @@ static void test_files(void **state)
 {
 	const char *dir = *state;
 	char err[1024] = "", msg[1024] = "";
-	struct report r;
+	struct sweep_result r;
 	int ret;
 
 	setenv("EICBENCH_SCRIPTS", "scripts", 1);
@@ -598,7 +598,7 @@ static void test_files(void **state)
 			assert_memory_equal(text, written[i].text, strlen(written[i].text));
 		free(text);
 	}
-	report_free(&r);
+	result_free(&r);
 }
 
 /* The plots gnuplot draws from plot.dat; skipped where gnuplot is missing. */
@@ -606,14 +606,14 @@ static void test_plots(void **state)
 {
 	const char *dir = *state;
 	char msg[1024] = "", path[PATH_MAX];
-	struct report r;
+	struct sweep_result r;
 	struct stat st;
 	int ret;
 
 	setenv("EICBENCH_SCRIPTS", "scripts", 1);
 	load("grid2", &r);
 	ret = report_plot(&r, dir, msg, sizeof(msg));
-	report_free(&r);
+	result_free(&r);
 	if (ret == 1) {
 		fprintf(stderr, "# %s\n", msg);
 		skip();
@@ -630,7 +630,7 @@ static void test_json(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct report r;
+	struct sweep_result r;
 	json_t *j, *g;
 
 	(void)state;
@@ -652,7 +652,7 @@ static void test_json(void **state)
 	assert_int_equal(report_render(&r, REPORT_CSV, stdout), -EINVAL);
 	json_decref(j);
 	free(buf);
-	report_free(&r);
+	result_free(&r);
 }
 
 int main(void)

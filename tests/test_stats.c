@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/report/stats.h"
+#include "io/stats.h"
 
 #define MAXV 8
 

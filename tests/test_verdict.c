@@ -25,17 +25,25 @@
 
 #define F "tests/fixtures/run/"
 
-static char *text_of(const struct verdict *v)
+/* V judged and rendered as text; V keeps what the judge added to it. */
+static char *text_of(struct run_result *v)
 {
+	struct judgement *j = calloc(1, sizeof(*j));
 	struct doc d = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	verdict_document(v, &d);
+	assert_non_null(j);
+	j->run = *v;
+	assert_int_equal(judge_loaded(j), 0);
+	verdict_document(j, &d);
 	assert_int_equal(doc_text_out(&d, f), 0);
 	fclose(f);
 	doc_free(&d);
+	*v = j->run;
+	regret_free(&j->storage);
+	free(j);
 	/* join the wrapped lines, so phrases can be looked for whole */
 	for (char *p = buf; *p; p++)
 		if (*p == '\n' && p[1] && p[1] != '\n')
@@ -50,14 +58,14 @@ static void expect(const char *text, const char *phrase)
 }
 
 /* The decision of V: its answer, regime and whether it is made. */
-static void decide(const struct verdict *v, const char *answer, enum decision_regime regime, int decided)
+static void decide(const struct run_result *v, const char *answer, enum decision_regime regime, int decided)
 {
 	struct regret g;
 	char err[512];
 
-	assert_int_equal(verdict_regret(v, &g, err, sizeof(err)), 0);
-	assert_non_null(verdict_answer(&g));
-	assert_string_equal(verdict_answer(&g), answer);
+	assert_int_equal(judge_storage(v, &g, err, sizeof(err)), 0);
+	assert_non_null(judge_answer(&g));
+	assert_string_equal(judge_answer(&g), answer);
 	assert_int_equal(g.d.regime, regime);
 	assert_int_equal(g.d.decided, decided);
 	regret_free(&g);
@@ -65,11 +73,11 @@ static void decide(const struct verdict *v, const char *answer, enum decision_re
 
 static void disagree(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	char err[1024], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
 	/* presets that disagree: no value within in both, the worst-case regret stated */
 	decide(&v, "4", DECISION_PRICE, 1);
 	text = text_of(&v);
@@ -86,7 +94,7 @@ static void disagree(void **state)
 	expect(text, "This run's replays ran after its sweeps, outside their rounds and cold state: they are not used.");
 	expect(text, "no sign of a cache below this machine");
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /*
@@ -96,7 +104,7 @@ static void disagree(void **state)
  */
 static void knee_by_the_rule(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct curve_knee k;
 	unsigned depths[32];
 	double iops[32];
@@ -105,7 +113,7 @@ static void knee_by_the_rule(void **state)
 	char err[1024], want[256], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
 	assert_non_null(v.device_points);
 	json_array_foreach(v.device_points, i, p) {
 		assert_true(n < 32);
@@ -120,23 +128,23 @@ static void knee_by_the_rule(void **state)
 	text = text_of(&v);
 	expect(text, want);
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 static void noisy(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	char err[1024], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "noisy", &v, err, sizeof(err)), 0);
 	/* noisy: undecided, and why */
 	decide(&v, "0", DECISION_OPEN, 0);
 	text = text_of(&v);
 	expect(text, "Provisional after 6 rounds: 0's upper bound in sparse is 1.28x, above the 1.10x the margin allows; more rounds narrow the bounds.");
 	expect(text, "No value is shown slower than the fastest by more than 10%");
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* A host that takes free memory back is a caveat unless reporting was
@@ -145,12 +153,12 @@ static void noisy(void **state)
 static void page_reporting(void **state)
 {
 	const char *said = "This machine's host takes its free memory back (a virtio balloon with free page reporting)";
-	struct verdict v;
+	struct run_result v;
 	char err[1024], *text;
 	json_t *host;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "noisy", &v, err, sizeof(err)), 0);
 	text = text_of(&v);
 	assert_null(strstr(text, said));
 	free(text);
@@ -182,7 +190,7 @@ static void page_reporting(void **state)
 				     "not paused for the trials (the kernel refuses page_reporting_order 11 (Invalid argument))");
 		free(text);
 	}
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* On an emulated device the caveat names the model in the emulator's own
@@ -190,11 +198,11 @@ static void page_reporting(void **state)
 static void emulated(void **state)
 {
 	const char *said = "An emulated device (latency 0.1 ms, 8 at once per member, no bandwidth limit, read-ahead 128 KiB): the answer holds for the model, not for the disk under it.";
-	struct verdict v;
+	struct run_result v;
 	char err[1024], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "noisy", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "noisy", &v, err, sizeof(err)), 0);
 	text = text_of(&v);
 	assert_null(strstr(text, "An emulated device"));
 	free(text);
@@ -211,36 +219,36 @@ static void emulated(void **state)
 	text = text_of(&v);
 	expect(text, said);
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* readahead-bound: 0 wins; concurrency-bound (partial): 32 wins */
 static void bound(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	char err[1024];
 
 	(void)state;
-	assert_int_equal(verdict_load(F "readahead", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "readahead", &v, err, sizeof(err)), 0);
 	decide(&v, "0", DECISION_WITHIN, 1);
-	verdict_free(&v);
-	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
+	run_result_free(&v);
+	assert_int_equal(run_result_load(F "partial", &v, err, sizeof(err)), 0);
 	decide(&v, "32", DECISION_WITHIN, 1);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* One disturbed run: flagged by its index phase, replaced by round 7, the
  * answer the same as the undisturbed sweep's; with it, another: both said. */
 static void disturbed(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct regret g;
 	char err[1024], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "disturbed", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "disturbed", &v, err, sizeof(err)), 0);
 	decide(&v, "32", DECISION_WITHIN, 1);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.nflags, 1);
 	assert_int_equal(g.flags[0].round, 3);
 	assert_string_equal(g.values[g.flags[0].v], "32");
@@ -251,7 +259,7 @@ static void disturbed(void **state)
 	expect(text, "Flagged: sparse round 3 at 32: its index phase took");
 	expect(text, "With the flagged runs the answer would be 64 (provisional");
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* "flagged-out": the disturbed sweep with the host taking its CPUs in every
@@ -260,24 +268,24 @@ static void disturbed(void **state)
  * verdict says they were kept (it said no value was swept in every query). */
 static void flagged_out(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct regret g;
 	char err[1024], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "flagged-out", &v, err, sizeof(err)), 0);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "flagged-out", &v, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.nflags, 35);
 	assert_int_equal(g.kept_flagged, 1);
 	assert_int_equal(g.differ, 0);
-	assert_non_null(verdict_answer(&g));
-	assert_string_equal(verdict_answer(&g), g.values[g.d_all.answer]);
+	assert_non_null(judge_answer(&g));
+	assert_string_equal(judge_answer(&g), g.values[g.d_all.answer]);
 	regret_free(&g);
 	text = text_of(&v);
 	expect(text, "Set effective_io_concurrency = 64 for the tablespace measured");
 	expect(text, "35 runs were flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept");
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* "flagged-value": the disturbed sweep with every run of 32, the value
@@ -285,37 +293,37 @@ static void flagged_out(void **state)
  * had no run in; the runs are kept and the verdict says so. */
 static void flagged_value(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct regret g;
 	char err[1024], *text;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "flagged-value", &v, err, sizeof(err)), 0);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "flagged-value", &v, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.nflags, 7);
 	assert_int_equal(g.kept_flagged, 1);
 	assert_true(g.d.complete[4]);	/* 32 is compared, with its flagged runs */
 	assert_string_equal(g.values[4], "32");
-	assert_string_equal(verdict_answer(&g), g.values[g.d_all.answer]);
+	assert_string_equal(judge_answer(&g), g.values[g.d_all.answer]);
 	regret_free(&g);
 	text = text_of(&v);
 	expect(text, "7 runs were flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept");
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* The quick run where 64 was once called as good as blog's fastest at
  * 2.54x: 0's disturbed run is flagged, and 64 is not within the margin. */
 static void quick_issue(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct regret g;
 	char err[1024], *text;
 	size_t v64 = 4;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "quick-issue", &v, err, sizeof(err)), 0);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "quick-issue", &v, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_string_equal(g.values[v64], "64");
 	assert_false(g.d.good[v64]);
 	assert_false(g.d.decided);
@@ -328,13 +336,13 @@ static void quick_issue(void **state)
 	expect(text, "Provisional after 3 rounds");
 	assert_null(strstr(text, "indistinguishable"));
 	free(text);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* Racing on the records: what leaves, and why. */
 static void racing(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct regret g;
 	enum decision_drop why[DECISION_MAX_VALUES];
 	size_t by[DECISION_MAX_VALUES];
@@ -342,8 +350,8 @@ static void racing(void **state)
 
 	(void)state;
 	/* concurrency-bound: 32 decided; 64 above it, the smaller ones out */
-	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "partial", &v, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(decision_race(&g.in, &g.d, why, by), 5);
 	assert_int_equal(why[5], DECISION_ABOVE);               /* 64 */
 	for (int k = 0; k < 4; k++)
@@ -351,12 +359,12 @@ static void racing(void **state)
 	assert_int_equal(why[4], DECISION_KEEP);                /* 32, the answer */
 	assert_string_equal(g.values[by[0]], "32");
 	regret_free(&g);
-	verdict_free(&v);
+	run_result_free(&v);
 	/* presets that disagree, decided at a price on 4: 1 costs more at
 	 * worst than 4 can and is nobody's reference, so it leaves; 0, blog's
 	 * fastest, stays; 16, 32 and 64 are above the decided answer */
-	assert_int_equal(verdict_load(F "disagree", &v, err, sizeof(err)), 0);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(decision_race(&g.in, &g.d, why, by), 4);
 	assert_int_equal(why[1], DECISION_OUT);
 	assert_string_equal(g.values[by[1]], "4");
@@ -365,26 +373,26 @@ static void racing(void **state)
 	for (int k = 3; k < 6; k++)
 		assert_int_equal(why[k], DECISION_ABOVE);
 	regret_free(&g);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 /* A value that joined the race (a refined grid): said under the rounds and
  * in the JSON, and decided on with the rounds it ran. */
 static void joined(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	struct regret g;
 	char err[1024], *text;
 	json_t *j, *a;
 
 	(void)state;
-	assert_int_equal(verdict_load(F "joined", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "joined", &v, err, sizeof(err)), 0);
 	text = text_of(&v);
 	expect(text, "32 joined the race after round 3: next to 16 on the ladder, the leading value after round 3; it ran from round 4 on.");
 	expect(text, "every value ran every round from the one it joined in");
 	expect(text, "The grid was refined on the ladder 0, 1, 4, 16, 32, 64:");
 	free(text);
-	assert_int_equal(verdict_regret(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.njoins, 1);
 	j = verdict_box_json(&v, &g);
 	a = json_object_get(j, "joined");
@@ -395,17 +403,17 @@ static void joined(void **state)
 	/* 32 ran rounds 4 to 6 only, and is compared with the others there */
 	assert_int_equal(g.d.cell[0][4].runs, 3);
 	regret_free(&g);
-	verdict_free(&v);
+	run_result_free(&v);
 }
 
 static void refused_and_missing(void **state)
 {
-	struct verdict v;
+	struct run_result v;
 	char err[1024], *text;
 
 	(void)state;
 	/* an interrupted run: what is there is reported, what is not is said */
-	assert_int_equal(verdict_load(F "partial", &v, err, sizeof(err)), 0);
+	assert_int_equal(run_result_load(F "partial", &v, err, sizeof(err)), 0);
 	assert_non_null(strstr(v.missing, "sweep-blog"));
 	assert_non_null(strstr(v.missing, "device (no device curve recorded)"));
 	text = text_of(&v);
@@ -414,13 +422,65 @@ static void refused_and_missing(void **state)
 	expect(text, "This run's replays ran after its sweeps");
 	expect(text, "Not in the records");
 	free(text);
-	verdict_free(&v);
-	assert_int_equal(verdict_load("tests/fixtures/sweep/clear", &v, err, sizeof(err)), -EINVAL);
+	run_result_free(&v);
+	assert_int_equal(run_result_load("tests/fixtures/sweep/clear", &v, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not the folder of an eicbench run"));
-	verdict_free(&v);
-	assert_int_equal(verdict_load("tests/fixtures/nosuch", &v, err, sizeof(err)), -EINVAL);
+	run_result_free(&v);
+	assert_int_equal(run_result_load("tests/fixtures/nosuch", &v, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no readable meta.json"));
-	verdict_free(&v);
+	run_result_free(&v);
+}
+
+/* The renderers never decide: a judged run rendered to text, md, html and
+ * JSON makes no decision; "eicbench report" in each format judges the
+ * folder once, as many decisions as one judge_run makes, whatever the
+ * format. */
+static void decided_once(void **state)
+{
+	char dir[] = "/tmp/eicbench-test-verdict.XXXXXX", cmd[256], err[1024], note[1280];
+	enum report_format fmts[] = { REPORT_TEXT, REPORT_MARKDOWN, REPORT_HTML, REPORT_JSON };
+	struct judgement *j = calloc(1, sizeof(*j));
+	struct doc d = { 0 };
+	unsigned long before, per_judge;
+	FILE *devnull = fopen("/dev/null", "w");
+	json_t *o;
+	(void)state;
+
+	assert_non_null(j);
+	assert_non_null(devnull);
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -a " F "disagree %s/run", dir);
+	assert_int_equal(system(cmd), 0);
+	strcat(dir, "/run");
+
+	before = decision_count();
+	assert_int_equal(judge_run(dir, j, err, sizeof(err)), 0);
+	per_judge = decision_count() - before;
+	assert_true(per_judge >= 1);
+	assert_true(j->decided);
+
+	before = decision_count();
+	verdict_document(j, &d);
+	assert_int_equal(doc_text_out(&d, devnull), 0);
+	assert_int_equal(doc_md_out(&d, devnull), 0);
+	assert_int_equal(doc_html_out(&d, "t", devnull), 0);
+	o = verdict_box_json(&j->run, &j->storage);
+	assert_non_null(o);
+	json_decref(o);
+	assert_int_equal(decision_count() - before, 0);
+	doc_free(&d);
+	judge_free(j);
+	free(j);
+
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		before = decision_count();
+		assert_int_equal(verdict_render(dir, fmts[f], 0, devnull, note, sizeof(note), err, sizeof(err)), 0);
+		assert_int_equal(decision_count() - before, per_judge);
+	}
+	fclose(devnull);
+	dir[strlen(dir) - 4] = '\0';
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -439,6 +499,7 @@ int main(void)
 		cmocka_unit_test(racing),
 		cmocka_unit_test(joined),
 		cmocka_unit_test(refused_and_missing),
+		cmocka_unit_test(decided_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

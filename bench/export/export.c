@@ -19,7 +19,7 @@
 
 #include "bench/pg/pgutil.h"
 #include "bench/record/record.h"
-#include "bench/report/report.h"
+#include "bench/record/record_path.h"
 #include "bench/pg/sqltext.h"
 
 /* The migrations, in the order they are applied: version N is the Nth. */
@@ -122,27 +122,27 @@ static const char *num_text(double v, char *buf, size_t len)
 /* What a folder is labelled: --label, else its sweep file's name, else its command. */
 static const char *label_of(const json_t *meta, const struct export_opts *o)
 {
-	const char *sf = report_str_at(meta, "sweep_file", NULL);
+	const char *sf = record_str_at(meta, "sweep_file", NULL);
 
 	if (o && o->label)
 		return o->label;
 	if (sf && strrchr(sf, '/'))
 		return strrchr(sf, '/') + 1;
-	return sf ? sf : report_str_at(meta, "command", NULL);
+	return sf ? sf : record_str_at(meta, "command", NULL);
 }
 
 static int put_folder(PGconn *c, const struct export_folder *f, const json_t *meta,
 		      const struct export_opts *o, char *err, size_t errlen)
 {
 	char *text = json_dumps(meta, JSON_COMPACT), ra[32], rows[32], name[PATH_MAX];
-	const char *query = report_str_at(meta, "plan", "query");
+	const char *query = record_str_at(meta, "plan", "query");
 	const char *p[15] = {
-		f->id, report_str_at(meta, "command", NULL), f->dir, f->parent_id[0] ? f->parent_id : NULL,
-		report_str_at(meta, "host", "hostname"), report_str_at(meta, "started_utc", NULL),
-		report_str_at(meta, "git_rev", NULL), report_str_at(meta, "server", "version"),
-		report_str_at(meta, "device", "name"),
-		num_text(report_num_at(meta, "device.read_ahead_kb"), ra, sizeof(ra)),
-		num_text(report_num_at(meta, "dataset.rows"), rows, sizeof(rows)),
+		f->id, record_str_at(meta, "command", NULL), f->dir, f->parent_id[0] ? f->parent_id : NULL,
+		record_str_at(meta, "host", "hostname"), record_str_at(meta, "started_utc", NULL),
+		record_str_at(meta, "git_rev", NULL), record_str_at(meta, "server", "version"),
+		record_str_at(meta, "device", "name"),
+		num_text(record_num_at(meta, "device.read_ahead_kb"), ra, sizeof(ra)),
+		num_text(record_num_at(meta, "dataset.rows"), rows, sizeof(rows)),
 		query, text, name, label_of(meta, o),
 	};
 	int ret;
@@ -161,12 +161,12 @@ static int put_trial(PGconn *c, const char *id, const json_t *t, char *err, size
 								   JSON_COMPACT | JSON_ENCODE_ANY);
 	char round[32], ex[32], heap[32], idx[32];
 	const char *p[9] = {
-		id, report_str_at(t, "trial_key", NULL),
-		num_text(report_num_at(t, "round"), round, sizeof(round)),
-		report_str_at(t, "query", NULL), set,
-		num_text(report_num_at(t, "explain.execution_ms"), ex, sizeof(ex)),
-		num_text(report_num_at(t, "explain.bitmap.heap_phase.total_ms"), heap, sizeof(heap)),
-		num_text(report_num_at(t, "explain.bitmap.index_phase.total_ms"), idx, sizeof(idx)),
+		id, record_str_at(t, "trial_key", NULL),
+		num_text(record_num_at(t, "round"), round, sizeof(round)),
+		record_str_at(t, "query", NULL), set,
+		num_text(record_num_at(t, "explain.execution_ms"), ex, sizeof(ex)),
+		num_text(record_num_at(t, "explain.bitmap.heap_phase.total_ms"), heap, sizeof(heap)),
+		num_text(record_num_at(t, "explain.bitmap.index_phase.total_ms"), idx, sizeof(idx)),
 		rec,
 	};
 	int ret = rec && set ? 0 : -ENOMEM;
@@ -185,10 +185,10 @@ static int put_point(PGconn *c, const char *id, size_t no, const json_t *pt,
 {
 	char *rec = json_dumps(pt, JSON_COMPACT), n[32], depth[32], iops[32], mib[32];
 	const char *p[7] = {
-		id, (snprintf(n, sizeof(n), "%zu", no), n), report_str_at(pt, "engine", NULL),
-		num_text(report_num_at(pt, "depth"), depth, sizeof(depth)),
-		num_text(report_num_at(pt, "iops"), iops, sizeof(iops)),
-		num_text(report_num_at(pt, "mib_s"), mib, sizeof(mib)), rec,
+		id, (snprintf(n, sizeof(n), "%zu", no), n), record_str_at(pt, "engine", NULL),
+		num_text(record_num_at(pt, "depth"), depth, sizeof(depth)),
+		num_text(record_num_at(pt, "iops"), iops, sizeof(iops)),
+		num_text(record_num_at(pt, "mib_s"), mib, sizeof(mib)), rec,
 	};
 	int ret = rec ? pgutil_exec(c, sql_text("export/point.sql"), 7, p, err, errlen) : -ENOMEM;
 
@@ -202,7 +202,7 @@ enum lines { TRIALS, POINTS, CONFSWEEP, TPCB };
 static int put_line(PGconn *c, struct export_folder *f, const json_t *meta, const json_t *t,
 		    size_t no, enum lines kind, const struct export_opts *o, char *err, size_t errlen)
 {
-	const char *key = report_str_at(t, "trial_key", NULL);
+	const char *key = record_str_at(t, "trial_key", NULL);
 	int ret;
 
 	switch (kind) {
@@ -263,7 +263,7 @@ static int put_run(PGconn *c, const char *id, const json_t *meta, char *err, siz
 static int put_all(PGconn *c, struct export_folder *f, const json_t *meta,
 		   const struct export_opts *o, char *err, size_t errlen)
 {
-	const char *cmd = report_str_at(meta, "command", NULL);
+	const char *cmd = record_str_at(meta, "command", NULL);
 	int ret = pgutil_exec(c, "BEGIN", 0, NULL, err, errlen);
 
 	if (ret == 0)
@@ -300,9 +300,9 @@ int export_folder(PGconn *c, const char *dir, const char *parent_id, const struc
 	snprintf(f->parent_id, sizeof(f->parent_id), "%s", parent_id ? parent_id : "");
 	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
 	meta = json_load_file(path, 0, NULL);
-	host = report_str_at(meta, "host", "hostname");
+	host = record_str_at(meta, "host", "hostname");
 	folder_id(dir, parent_id, host && *host ? host : "unknown-host", f->id, sizeof(f->id));
-	cmd = report_str_at(meta, "command", NULL);
+	cmd = record_str_at(meta, "command", NULL);
 	for (int i = 0; cmd && known[i]; i++)
 		if (!strcmp(cmd, known[i]))
 			ret = 0;

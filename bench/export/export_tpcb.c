@@ -17,7 +17,7 @@
 
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
-#include "bench/report/report.h"
+#include "bench/record/record_path.h"
 
 #define LOG_FIELDS_MAX 16
 
@@ -32,7 +32,7 @@ static const char *num(double v, char *buf, size_t len)
 /* A run's step: a plan of steps names it; a grid's is the key after its round. */
 static const char *step_of(const json_t *rec, const char *key)
 {
-	const char *s = report_str_at(rec, "step", NULL), *sp;
+	const char *s = record_str_at(rec, "step", NULL), *sp;
 
 	if (s || strncmp(key, "round=", 6) || !(sp = strchr(key, ' ')))
 		return s;
@@ -48,20 +48,20 @@ int export_tpcb_test(PGconn *c, const struct export_folder *f, const json_t *met
 	char b[18][40], *set = json_dumps(settings ? settings : json_null(), JSON_COMPACT | JSON_ENCODE_ANY);
 	char *text = json_dumps(rec, JSON_COMPACT);
 	const char *p[26] = {
-		f->id, key, label, report_str_at(meta, "host", "hostname"),
-		report_str_at(meta, "started_utc", NULL), step_of(rec, key),
-		num(report_num_at(rec, "round"), b[0], 40), report_str_at(t, "server_version_str", NULL),
-		num(report_num_at(t, "scale"), b[1], 40), num(report_num_at(t, "options.clients"), b[2], 40),
-		num(report_num_at(t, "options.threads"), b[3], 40),
-		report_str_at(json_object_get(t, "options"), "protocol", NULL),
-		num(report_num_at(t, "options.pipeline"), b[4], 40),
-		report_str_at(json_object_get(t, "options"), "builtin", NULL),
-		num(report_num_at(t, "run_s"), b[5], 40), num(report_num_at(t, "transactions"), b[6], 40),
-		num(report_num_at(t, "failed"), b[7], 40), num(report_num_at(t, "tps"), b[8], 40),
-		num(report_num_at(t, "latency_ms.mean"), b[9], 40), num(report_num_at(t, "latency_ms.p50"), b[10], 40),
-		num(report_num_at(t, "latency_ms.p90"), b[11], 40), num(report_num_at(t, "latency_ms.p99"), b[12], 40),
-		num(report_num_at(t, "latency_ms.max"), b[13], 40),
-		num(report_num_at(t, "cpu.us_per_transaction"), b[14], 40), set, text,
+		f->id, key, label, record_str_at(meta, "host", "hostname"),
+		record_str_at(meta, "started_utc", NULL), step_of(rec, key),
+		num(record_num_at(rec, "round"), b[0], 40), record_str_at(t, "server_version_str", NULL),
+		num(record_num_at(t, "scale"), b[1], 40), num(record_num_at(t, "options.clients"), b[2], 40),
+		num(record_num_at(t, "options.threads"), b[3], 40),
+		record_str_at(json_object_get(t, "options"), "protocol", NULL),
+		num(record_num_at(t, "options.pipeline"), b[4], 40),
+		record_str_at(json_object_get(t, "options"), "builtin", NULL),
+		num(record_num_at(t, "run_s"), b[5], 40), num(record_num_at(t, "transactions"), b[6], 40),
+		num(record_num_at(t, "failed"), b[7], 40), num(record_num_at(t, "tps"), b[8], 40),
+		num(record_num_at(t, "latency_ms.mean"), b[9], 40), num(record_num_at(t, "latency_ms.p50"), b[10], 40),
+		num(record_num_at(t, "latency_ms.p90"), b[11], 40), num(record_num_at(t, "latency_ms.p99"), b[12], 40),
+		num(record_num_at(t, "latency_ms.max"), b[13], 40),
+		num(record_num_at(t, "cpu.us_per_transaction"), b[14], 40), set, text,
 	};
 	int ret = set && text ? pgutil_exec(c, sql_text("export/test.sql"), 26, p, err, errlen) : -ENOMEM;
 
@@ -212,11 +212,11 @@ int export_tpcb_logs(PGconn *c, struct export_folder *f, const char *key, const 
 		     char *err, size_t errlen)
 {
 	const json_t *opt = json_object_get(rec, "options");
-	const char *prefix = report_str_at(opt, "log_prefix", NULL);
+	const char *prefix = record_str_at(opt, "log_prefix", NULL);
 	struct logctx x = { .c = c, .f = f, .key = key,
-		.lag = report_num_at(rec, "options.rate_tps") > 0,
-		.retries = report_num_at(rec, "options.max_tries") != 1,
-		.agg = report_num_at(rec, "options.aggregate_interval_s") > 0 };
+		.lag = record_num_at(rec, "options.rate_tps") > 0,
+		.retries = record_num_at(rec, "options.max_tries") != 1,
+		.agg = record_num_at(rec, "options.aggregate_interval_s") > 0 };
 	const char *p[1] = { f->id };
 	struct dirent *e;
 	PGresult *r;

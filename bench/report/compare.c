@@ -12,7 +12,7 @@
 
 #include "bench/report/plot.h"
 #include "bench/record/record.h"
-#include "bench/report/stats.h"
+#include "io/stats.h"
 
 #define SEED 1                    /* bootstrap seed, as the report's */
 
@@ -25,7 +25,7 @@ static int bad(char *err, size_t errlen, const char *fmt, const char *a, const c
 /* The sweep folders of DIR: DIR itself, or a run's sweeps in query order. */
 static int sweep_dirs(const char *dir, json_t *meta, char paths[][PATH_MAX], int max)
 {
-	const char *cmd = report_str_at(meta, "command", NULL), *q;
+	const char *cmd = record_str_at(meta, "command", NULL), *q;
 	json_t *sweeps = json_object_get(meta, "sweeps"), *sub;
 	int n = 0;
 
@@ -44,13 +44,13 @@ static int sweep_dirs(const char *dir, json_t *meta, char paths[][PATH_MAX], int
 static void side_label(struct compare_side *s)
 {
 	const json_t *m = s->reports[0].meta;
-	const char *dev = report_str_at(m, "device", "name"), *fs = report_str_at(m, "device", "fstype");
-	const char *v = report_str_at(m, "server", "version");
-	const char *ck = report_str_at(json_object_get(m, "server"), "settings", "data_checksums");
-	const char *im = report_str_at(json_object_get(m, "server"), "settings", "io_method");
-	long ra = (long)report_num_at(m, "device.read_ahead_kb");
-	const char *ts = report_str_at(json_object_get(m, "plan"), "tablespace", "name");
-	const char *emu = report_str_at(json_object_get(m, "device"), "emulated", "summary");
+	const char *dev = record_str_at(m, "device", "name"), *fs = record_str_at(m, "device", "fstype");
+	const char *v = record_str_at(m, "server", "version");
+	const char *ck = record_str_at(json_object_get(m, "server"), "settings", "data_checksums");
+	const char *im = record_str_at(json_object_get(m, "server"), "settings", "io_method");
+	long ra = (long)record_num_at(m, "device.read_ahead_kb");
+	const char *ts = record_str_at(json_object_get(m, "plan"), "tablespace", "name");
+	const char *emu = record_str_at(json_object_get(m, "device"), "emulated", "summary");
 	char extra[256] = "", pg[96] = "";
 
 	if (emu)	/* an emulated device: its model says it all, read-ahead too */
@@ -73,7 +73,7 @@ static void side_label(struct compare_side *s)
 
 static int load_side(struct compare_side *s, const char *dir, char *err, size_t errlen)
 {
-	char paths[REPORT_MAX_QUERIES][PATH_MAX], path[PATH_MAX], msg[1024];
+	char paths[RESULT_MAX_QUERIES][PATH_MAX], path[PATH_MAX], msg[1024];
 	int n, ret;
 
 	s->dir = dir;
@@ -82,14 +82,14 @@ static int load_side(struct compare_side *s, const char *dir, char *err, size_t 
 	if (!s->meta)
 		return bad(err, errlen, "%s: no readable meta.json%s; give folders written by eicbench sweep or run",
 			   dir, "");
-	n = sweep_dirs(dir, s->meta, paths, REPORT_MAX_QUERIES);
+	n = sweep_dirs(dir, s->meta, paths, RESULT_MAX_QUERIES);
 	if (n == 0)
 		return bad(err, errlen, "%s holds the records of '%s'; compare reads folders of eicbench sweep or run",
-			   dir, report_str_at(s->meta, "command", NULL) ?: "(no command)");
+			   dir, record_str_at(s->meta, "command", NULL) ?: "(no command)");
 	for (int i = 0; i < n; i++) {
-		ret = report_load(paths[i], &s->reports[s->nreports], msg, sizeof(msg));
+		ret = result_load(paths[i], &s->reports[s->nreports], msg, sizeof(msg));
 		if (ret < 0) {
-			report_free(&s->reports[s->nreports]);
+			result_free(&s->reports[s->nreports]);
 			snprintf(err, errlen, "%s", msg);
 			return -EINVAL;
 		}
@@ -116,7 +116,7 @@ static const char *dataset_diff(const json_t *a, const json_t *b)
 
 static int check_same(struct compare *c, int force, char *err, size_t errlen)
 {
-	const struct report *first = &c->sides[0].reports[0];
+	const struct sweep_result *first = &c->sides[0].reports[0];
 	char what[512];
 
 	for (int s = 1; s < c->nsides; s++) {
@@ -151,7 +151,7 @@ static int query_slot(struct compare *c, const char *name)
 	for (int i = 0; i < c->nqueries; i++)
 		if (!strcmp(c->queries[i].name, name))
 			return i;
-	if (c->nqueries == REPORT_MAX_QUERIES)
+	if (c->nqueries == RESULT_MAX_QUERIES)
 		return -1;
 	c->queries[c->nqueries].name = name;
 	return c->nqueries++;
@@ -159,7 +159,7 @@ static int query_slot(struct compare *c, const char *name)
 
 static void add_lines(struct compare *c, int s, int k)
 {
-	const struct report *r = &c->sides[s].reports[k];
+	const struct sweep_result *r = &c->sides[s].reports[k];
 	int q = query_slot(c, c->sides[s].queries[k]);
 	char label[256];
 
@@ -171,7 +171,7 @@ static void add_lines(struct compare *c, int s, int k)
 			return;
 		l = &cq->lines[cq->nlines++];
 		*l = (struct compare_line){ .side = s, .report = k, .series = se };
-		report_series_label(r, se, label, sizeof(label));
+		result_series_label(r, se, label, sizeof(label));
 		snprintf(l->name, sizeof(l->name), "%c%s%s", c->sides[s].letter, *label ? " " : "", label);
 	}
 }
@@ -203,24 +203,24 @@ void compare_free(struct compare *c)
 {
 	for (int s = 0; s < c->nsides; s++) {
 		for (int k = 0; k < c->sides[s].nreports; k++)
-			report_free(&c->sides[s].reports[k]);
+			result_free(&c->sides[s].reports[k]);
 		json_decref(c->sides[s].meta);
 	}
 	memset(c, 0, sizeof(*c));
 }
 
-static const struct report *line_report(const struct compare *c, const struct compare_line *l)
+static const struct sweep_result *line_report(const struct compare *c, const struct compare_line *l)
 {
 	return &c->sides[l->side].reports[l->report];
 }
 
-const struct report_group *compare_group(const struct compare *c, const struct compare_line *l,
+const struct result_group *compare_group(const struct compare *c, const struct compare_line *l,
 					 const char *value)
 {
-	const struct report *r = line_report(c, l);
-	size_t g = report_find(r, &r->groups[r->series[l->series].first], value);
+	const struct sweep_result *r = line_report(c, l);
+	size_t g = result_find(r, &r->groups[r->series[l->series].first], value);
 
-	return g == REPORT_NONE ? NULL : &r->groups[g];
+	return g == RESULT_NONE ? NULL : &r->groups[g];
 }
 
 /* ---- values, ratios, verdicts ---- */
@@ -232,8 +232,8 @@ static size_t query_values(const struct compare *c, const struct compare_query *
 	size_t n = 0;
 
 	for (int i = 0; i < q->nlines; i++) {
-		const struct report *r = line_report(c, &q->lines[i]);
-		const struct report_setting *sw = &r->settings[r->swept];
+		const struct sweep_result *r = line_report(c, &q->lines[i]);
+		const struct result_setting *sw = &r->settings[r->swept];
 
 		for (size_t v = 0; v < sw->nvalues && n < max; v++) {
 			size_t k = 0;
@@ -258,12 +258,12 @@ static size_t query_values(const struct compare *c, const struct compare_query *
 static int ratio_at(const struct compare *c, const struct compare_query *q, int l,
 		    const char *value, double *ratio, struct stats_interval *ci)
 {
-	const struct report_group *a = compare_group(c, &q->lines[0], value);
-	const struct report_group *b = compare_group(c, &q->lines[l], value);
+	const struct result_group *a = compare_group(c, &q->lines[0], value);
+	const struct result_group *b = compare_group(c, &q->lines[l], value);
 
 	if (!a || !b || line_report(c, &q->lines[0])->heap_phase != line_report(c, &q->lines[l])->heap_phase)
 		return -1;
-	if (stats_ratio_interval(b->times, b->runs, a->times, a->runs, REPORT_LEVEL, REPORT_RESAMPLES,
+	if (stats_ratio_interval(b->times, b->runs, a->times, a->runs, RESULT_LEVEL, RESULT_RESAMPLES,
 				 SEED, ratio, ci) < 0)
 		return -1;
 	return 0;
@@ -294,7 +294,7 @@ static int name_width(const struct compare_query *q, int l)
 
 static void put_header(const struct compare *c, const struct compare_query *q, FILE *out, int md)
 {
-	const struct report *r0 = line_report(c, &q->lines[0]);
+	const struct sweep_result *r0 = line_report(c, &q->lines[0]);
 
 	fprintf(out, md ? "\n## Query %s\n\n" : "\nQuery %s: the %s, median ms and its interval per line; for every line after the first, its median over the first's (95%% bootstrap interval).\n\n",
 		q->name, r0->heap_phase ? "heap phase" : "execution time");
@@ -325,7 +325,7 @@ static void put_row(const struct compare *c, const struct compare_query *q, cons
 {
 	fprintf(out, md ? "| %s |" : "%24s", v);
 	for (int l = 0; l < q->nlines; l++) {
-		const struct report_group *g = compare_group(c, &q->lines[l], v);
+		const struct result_group *g = compare_group(c, &q->lines[l], v);
 		struct stats_interval ci;
 		char iv[48] = "-", rs[48] = "-";
 		double ratio;
@@ -352,9 +352,9 @@ static void put_row(const struct compare *c, const struct compare_query *q, cons
 }
 
 /* The tablespace a line's relation lived in ("pg_default" when unrecorded). */
-static const char *line_tablespace(const struct report *r)
+static const char *line_tablespace(const struct sweep_result *r)
 {
-	const char *ts = report_str_at(json_object_get(r->meta, "plan"), "tablespace", "name");
+	const char *ts = record_str_at(json_object_get(r->meta, "plan"), "tablespace", "name");
 
 	return ts && *ts ? ts : "pg_default";
 }
@@ -374,12 +374,12 @@ static void put_per_tablespace(const struct compare *c, const struct compare_que
 {
 	fprintf(out, "Per tablespace, as each line recommends:\n");
 	for (int l = 0; l < q->nlines; l++) {
-		const struct report *r = line_report(c, &q->lines[l]);
-		const struct report_series *se = &r->series[q->lines[l].series];
+		const struct sweep_result *r = line_report(c, &q->lines[l]);
+		const struct result_series *se = &r->series[q->lines[l].series];
 
 		if (se->recommends)
 			fprintf(out, "  ALTER TABLESPACE %s SET (effective_io_concurrency = %s);   -- %s\n",
-				line_tablespace(r), report_value(r, &r->groups[se->recommended], r->swept),
+				line_tablespace(r), result_value(r, &r->groups[se->recommended], r->swept),
 				q->lines[l].name);
 	}
 }
@@ -390,17 +390,17 @@ static void put_recommendations(const struct compare *c, const struct compare_qu
 
 	fprintf(out, "\nBy the report's rule, line by line:");
 	for (int l = 0; l < q->nlines; l++) {
-		const struct report *r = line_report(c, &q->lines[l]);
-		const struct report_series *se = &r->series[q->lines[l].series];
+		const struct sweep_result *r = line_report(c, &q->lines[l]);
+		const struct result_series *se = &r->series[q->lines[l].series];
 
 		fprintf(out, "%s %s: ", l ? ";" : "", q->lines[l].name);
 		if (se->recommends)
-			fprintf(out, "recommends %s%s%s (fastest %s)", report_value(r, &r->groups[se->recommended], r->swept),
+			fprintf(out, "recommends %s%s%s (fastest %s)", result_value(r, &r->groups[se->recommended], r->swept),
 				per_ts ? " for tablespace " : "", per_ts ? line_tablespace(r) : "",
-				report_value(r, &r->groups[se->fastest], r->swept));
+				result_value(r, &r->groups[se->fastest], r->swept));
 		else
 			fprintf(out, "no recommendation (fastest %s; %s)",
-				report_value(r, &r->groups[se->fastest], r->swept),
+				result_value(r, &r->groups[se->fastest], r->swept),
 				se->min_runs < 2 ? "one run per value" : "no value told apart");
 	}
 	fprintf(out, ".\n");
@@ -474,7 +474,7 @@ json_t *compare_json(const struct compare *c)
 			json_t *lines = json_array();
 
 			for (int l = 0; l < q->nlines; l++) {
-				const struct report_group *g = compare_group(c, &q->lines[l], values[v]);
+				const struct result_group *g = compare_group(c, &q->lines[l], values[v]);
 				struct stats_interval ci;
 				double ratio;
 				json_t *x = json_pack("{s:s}", "line", q->lines[l].name);
@@ -507,7 +507,7 @@ static void plot_block(const struct compare *c, const struct compare_query *q, i
 		fputc(*p == '"' || *p == '\\' ? '\'' : *p, f);
 	fprintf(f, "\" lo_s hi_s\n");
 	for (size_t v = 0; v < nv; v++) {
-		const struct report_group *g = compare_group(c, &q->lines[l], values[v]);
+		const struct result_group *g = compare_group(c, &q->lines[l], values[v]);
 
 		if (g)
 			fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", v, values[v], g->median_ms / 1000,
@@ -520,7 +520,7 @@ static int plot_query(const struct compare *c, const struct compare_query *q, co
 		      char *msg, size_t msglen)
 {
 	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[256], ylabel[128];
-	const struct report *r0 = line_report(c, &q->lines[0]);
+	const struct sweep_result *r0 = line_report(c, &q->lines[0]);
 	char *args[] = { dat, base, title, (char *)r0->settings[r0->swept].name, ylabel, NULL };
 	const char *values[128];
 	size_t nv = query_values(c, q, values, 128);

@@ -25,8 +25,8 @@ struct compare_side {
 	char label[512];                      /* "A: vda, PostgreSQL 15.18, ..." */
 	char letter;                          /* A, B, ... */
 	int  nreports;
-	struct report reports[REPORT_MAX_QUERIES];
-	const char *queries[REPORT_MAX_QUERIES];
+	struct sweep_result reports[RESULT_MAX_QUERIES];
+	const char *queries[RESULT_MAX_QUERIES];
 	json_t *meta;                         /* the folder's own meta.json */
 };
 
@@ -46,7 +46,7 @@ struct compare_query {
 struct compare {
 	struct compare_side sides[COMPARE_MAX_SIDES];
 	int nsides;
-	struct compare_query queries[REPORT_MAX_QUERIES];
+	struct compare_query queries[RESULT_MAX_QUERIES];
 	int nqueries;
 	char note[1024];                      /* what was forced or skipped */
 };
@@ -62,7 +62,7 @@ int compare_load(const char *const *dirs, int n, int force, struct compare *c,
 void compare_free(struct compare *c);
 
 /* The group of LINE whose swept value is VALUE, or NULL. */
-const struct report_group *compare_group(const struct compare *c, const struct compare_line *l,
+const struct result_group *compare_group(const struct compare *c, const struct compare_line *l,
 					 const char *value);
 
 /* The tables and the verdicts as text or Markdown, and as JSON. */

@@ -1,5 +1,5 @@
 /*
- * prediction_doc: a sweep's replay trials in words (bench/report/prediction.h
+ * prediction_doc: a sweep's replay trials in words (bench/judge/prediction.h
  * holds the figures): the prediction beside the observation with its error
  * and the request check, the error in parts that say whose it is (the
  * device's pace or the replay's), the observed change against 0 split into parts
@@ -64,7 +64,7 @@ static void prediction_table(struct doc *d, const struct prediction *p)
 	}
 }
 
-static void split_table(struct doc *d, const struct report *r, const struct prediction *p)
+static void split_table(struct doc *d, const struct sweep_result *r, const struct prediction *p)
 {
 	static const char *const heads[] = { "effective_io_concurrency", "heap ms", "change", "waiting for reads",
 		"on the CPU", "waiting for a core", "I/O read time (EXPLAIN)", "steal %" };
@@ -153,7 +153,7 @@ static const json_t *seq_nearest(const json_t *seq, double kib)
 	if (!(kib > 0))
 		return NULL;
 	json_array_foreach(seq, i, p) {
-		double k = report_num_at(p, "disk.avg_read_kib"), d;
+		double k = record_num_at(p, "disk.avg_read_kib"), d;
 
 		if (!(k > 0) || json_is_true(json_object_get(p, "stopped")))
 			continue;
@@ -186,11 +186,11 @@ static void at_zero(FILE *f, const struct prediction *p, const json_t *seq_point
 	fprintf(f, " (%.2fx the query's read time).", z->replay_wait_ms / z->split.io_read_ms);
 	if (seq && z->trial_reqs > 0)
 		fprintf(f, " The device alone, reading the table's files in order through the page cache %.0f KiB at a time, moved %.0f MiB/s in requests of %.0f KiB, %.2f ms each at the device; the query's %.0f requests would take %s at that pace.",
-			report_num_at(seq, "block_bytes") / 1024, report_num_at(seq, "mib_s"),
-			report_num_at(seq, "disk.avg_read_kib"), report_num_at(seq, "disk.read_await_ms"),
-			z->trial_reqs, report_fmt_ms(a, sizeof(a), z->trial_reqs * report_num_at(seq, "disk.read_await_ms") /
-						      (report_num_at(seq, "disk.avg_queue_depth") > 1 ?
-						       report_num_at(seq, "disk.avg_queue_depth") : 1)));
+			record_num_at(seq, "block_bytes") / 1024, record_num_at(seq, "mib_s"),
+			record_num_at(seq, "disk.avg_read_kib"), record_num_at(seq, "disk.read_await_ms"),
+			z->trial_reqs, report_fmt_ms(a, sizeof(a), z->trial_reqs * record_num_at(seq, "disk.read_await_ms") /
+						      (record_num_at(seq, "disk.avg_queue_depth") > 1 ?
+						       record_num_at(seq, "disk.avg_queue_depth") : 1)));
 }
 
 /* The values whose requests the replay did not reproduce, with by how much. */
@@ -347,7 +347,7 @@ static size_t told_index(const struct prediction *p, const char *value)
 	for (size_t i = 0; value && i < p->nvalues; i++)
 		if (!strcmp(p->v[i].value, value))
 			return i;
-	return REPORT_NONE;
+	return RESULT_NONE;
 }
 
 static void words(struct doc *d, const struct prediction *p, const json_t *seq, const char *value)
@@ -358,9 +358,9 @@ static void words(struct doc *d, const struct prediction *p, const json_t *seq, 
 
 	if (!f)
 		return;
-	if (p->zero != REPORT_NONE) {
+	if (p->zero != RESULT_NONE) {
 		at_zero(f, p, seq);
-		if (i != REPORT_NONE && i != p->zero)
+		if (i != RESULT_NONE && i != p->zero)
 			told(f, p, i);
 	}
 	left_out(f, p);
@@ -373,7 +373,7 @@ static void words(struct doc *d, const struct prediction *p, const json_t *seq, 
 
 /* Series S's replay table P, its split and its words, headed by its
  * setting when the sweep varied one beside effective_io_concurrency. */
-static void series_section(struct doc *d, const struct report *r, size_t s, const struct prediction *p,
+static void series_section(struct doc *d, const struct sweep_result *r, size_t s, const struct prediction *p,
 			   const json_t *seq, const char *value)
 {
 	char label[256];
@@ -381,7 +381,7 @@ static void series_section(struct doc *d, const struct report *r, size_t s, cons
 	if (!p->nvalues)
 		return;
 	if (r->nseries > 1)
-		doc_para(d, "With %s:", report_series_label(r, s, label, sizeof(label)));
+		doc_para(d, "With %s:", result_series_label(r, s, label, sizeof(label)));
 	prediction_table(d, p);
 	doc_para(d, "runs: query/replay trials (+N flagged: query runs the disturbance rule flagged, left out here as they are out of the answer, unless every run of the value was); heap ms and replay ms: medians; ln(replay/heap): the prediction's error, 0 when the replay took the query's time, with the bootstrap interval of the ratio of medians; reqs, KiB, queue: device requests, their mean size and the device's queue depth in the query's heap phase and in the replay (medians); requests: whether the replay's count is within %.0f%% of the query's.",
 		 PREDICTION_MAX_REQ_DIFF * 100);
@@ -389,30 +389,30 @@ static void series_section(struct doc *d, const struct report *r, size_t s, cons
 		parts_table(d, p);
 		doc_para(d, "The error in parts that add up to it (ln): a phase takes its device requests over the device's pace while busy (reads a second) times the share of the phase the device was busy, so the error is the requests' ln ratio, less the paces', less the busy shares', and the rest (the phase's time outside the device's figures, and the medians taken apart); the pace of the query's own trials from slowest to fastest beside it. At the same requests and depth, a pace apart is the device's change between trials, not the replay's.");
 	}
-	if (p->zero != REPORT_NONE) {
+	if (p->zero != RESULT_NONE) {
 		split_table(d, r, p);
 		doc_para(d, "The heap phase of each value's median run in three parts that add up to it: waiting for reads (off the CPU, not runnable), on the CPU and waiting for a core (the backend's schedstat), each at 0 and as a change against 0; EXPLAIN's I/O read time beside them counts the time inside reads, copying included; steal %%: the CPUs' time the host took in the heap phase (median).");
 	}
 	words(d, p, seq, value);
 }
 
-void prediction_section(struct doc *d, const struct report *r, const json_t *seq,
+void prediction_section(struct doc *d, const struct sweep_result *r, const json_t *seq,
 			const char *value, int older_replays)
 {
-	struct prediction p;
+	const struct prediction *p = judge_prediction(r, 0);
 
-	if (prediction_build(r, 0, &p) < 0) {
+	if (!p) {
 		doc_para(d, "%s", older_replays ?
 			 "This run's replays ran after its sweeps, outside their rounds and cold state: they are not used. Replay trials in the sweep's own rounds come from eicbench sweep --replay; run does not make them yet." :
 			 "The sweep recorded no replay trials, so nothing here is explained by the device alone.");
 		return;
 	}
 	doc_para(d, "Each value's replay trials issued the query's heap reads on the table's files the way PostgreSQL %s issues them, each after a cold cycle of its own, in the same rounds as its query trials, with the backend's own work between the reads (measured once, warm, before the first trial).",
-		 p.model && !strcmp(p.model, "18") ? "18's read stream" : "13-17's prefetching");
-	series_section(d, r, 0, &p, seq, value);
+		 p->model && !strcmp(p->model, "18") ? "18's read stream" : "13-17's prefetching");
+	series_section(d, r, 0, p, seq, value);
 	for (size_t s = 1; s < r->nseries; s++)
-		if (prediction_build(r, s, &p) == 0)
-			series_section(d, r, s, &p, seq, value);
+		if ((p = judge_prediction(r, s)) != NULL)
+			series_section(d, r, s, p, seq, value);
 }
 
 static json_t *jnum(double v)
@@ -420,23 +420,23 @@ static json_t *jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-json_t *prediction_json(const struct report *r)
+json_t *prediction_json(const struct sweep_result *r)
 {
 	json_t *rows = json_array();
 
 	for (size_t s = 0; s < (r->nseries ? r->nseries : 1); s++) {
-		struct prediction p;
+		const struct prediction *p = judge_prediction(r, s);
 		char label[256];
 
-		if (prediction_build(r, s, &p) < 0)
+		if (!p)
 			continue;
-		for (size_t i = 0; i < p.nvalues; i++) {
-			const struct prediction_value *v = &p.v[i];
+		for (size_t i = 0; i < p->nvalues; i++) {
+			const struct prediction_value *v = &p->v[i];
 			struct prediction_split ch;
 
-			prediction_change(&p, i, &ch);
+			prediction_change(p, i, &ch);
 			json_array_append_new(rows, json_pack("{s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I}",
-				"series", r->nseries > 1 ? report_series_label(r, s, label, sizeof(label)) : NULL,
+				"series", r->nseries > 1 ? result_series_label(r, s, label, sizeof(label)) : NULL,
 				"value", v->value, "heap_ms", jnum(v->heap_ms), "replay_ms", jnum(v->replay_ms),
 				"error", jnum(v->error), "error_lo", jnum(v->error_lo),
 				"error_hi", jnum(v->error_hi), "query_requests", jnum(v->trial_reqs),

@@ -29,27 +29,27 @@ static const char *fmt_kib(char *buf, size_t len, double kib)
 
 
 /* The figure at OFF of group G. */
-static double fig(const struct report *r, size_t g, size_t off)
+static double fig(const struct sweep_result *r, size_t g, size_t off)
 {
 	return *(const double *)((const char *)&r->groups[g] + off);
 }
 
 /* Lowest and highest of a figure over the series; its groups at those. */
-static size_t span(const struct report *r, const size_t *idx, size_t n, size_t off,
+static size_t span(const struct sweep_result *r, const size_t *idx, size_t n, size_t off,
 		   size_t *lo, size_t *hi)
 {
 	size_t k = 0;
 
-	*lo = *hi = REPORT_NONE;
+	*lo = *hi = RESULT_NONE;
 	for (size_t i = 0; i < n; i++) {
 		double v = fig(r, idx[i], off);
 
 		if (isnan(v))
 			continue;
 		k++;
-		if (*lo == REPORT_NONE || v < fig(r, *lo, off))
+		if (*lo == RESULT_NONE || v < fig(r, *lo, off))
 			*lo = idx[i];
-		if (*hi == REPORT_NONE || v > fig(r, *hi, off))
+		if (*hi == RESULT_NONE || v > fig(r, *hi, off))
 			*hi = idx[i];
 	}
 	return k;
@@ -58,15 +58,15 @@ static size_t span(const struct report *r, const size_t *idx, size_t n, size_t o
 /* The group among IDX with the most I/Os in flight inside PostgreSQL when,
  * under io_method = worker or io_uring, they were clearly more than the
  * device's queue held (the reads queued for the I/O workers, or for the
- * kernel's io-wq threads), else REPORT_NONE. Under io_uring a read the
+ * kernel's io-wq threads), else RESULT_NONE. Under io_uring a read the
  * backend has not yet reaped counts in flight too. */
-static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
+static size_t aio_queued(const struct sweep_result *r, const size_t *idx, size_t n)
 {
-	size_t at = REPORT_NONE;
+	size_t at = RESULT_NONE;
 
 	for (size_t i = 0; r->aio && i < n; i++) {
-		const struct report_group *g = &r->groups[idx[i]];
-		const char *method = report_group_setting(r, g, "io_method");
+		const struct result_group *g = &r->groups[idx[i]];
+		const char *method = result_group_setting(r, g, "io_method");
 
 		/* under io_uring only reads past the first 4 in flight go to the
 		 * kernel's threads: fewer than that on average says nothing of them */
@@ -74,26 +74,26 @@ static size_t aio_queued(const struct report *r, const size_t *idx, size_t n)
 			       (!strcmp(method, "io_uring") && g->heap_aio_in_flight > 5)) &&
 		    !isnan(g->heap_aio_in_flight) && !isnan(g->heap_queue_depth) &&
 		    g->heap_aio_in_flight > 2 * g->heap_queue_depth + 1 &&
-		    (at == REPORT_NONE || g->heap_aio_in_flight > r->groups[at].heap_aio_in_flight))
+		    (at == RESULT_NONE || g->heap_aio_in_flight > r->groups[at].heap_aio_in_flight))
 			at = idx[i];
 	}
 	return at;
 }
 
 /* Schedstat's run-queue time and the host's steal in the heap phase, when recorded. */
-static void core_wait(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void core_wait(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	size_t lo, hi, slo, shi;
 	double a, b;
 
-	if (!span(r, idx, n, offsetof(struct report_group, heap_runqueue_s), &lo, &hi))
+	if (!span(r, idx, n, offsetof(struct result_group, heap_runqueue_s), &lo, &hi))
 		return;
 	a = r->groups[lo].heap_runqueue_s * 1e3, b = r->groups[hi].heap_runqueue_s * 1e3;
 	if (fabs(a - b) < 0.5)
 		fprintf(f, " Runnable but waiting for a core it spent %.0f ms of the heap phase (schedstat)", a);
 	else
 		fprintf(f, " Runnable but waiting for a core it spent %.0f-%.0f ms of the heap phase (schedstat)", a, b);
-	if (span(r, idx, n, offsetof(struct report_group, heap_steal_pct), &slo, &shi)) {
+	if (span(r, idx, n, offsetof(struct result_group, heap_steal_pct), &slo, &shi)) {
 		a = r->groups[slo].heap_steal_pct, b = r->groups[shi].heap_steal_pct;
 		if (fabs(a - b) < 0.05)
 			fprintf(f, "; the host took %.1f%% of the CPUs' time (steal)", a);
@@ -103,7 +103,7 @@ static void core_wait(FILE *f, const struct report *r, const size_t *idx, size_t
 	fprintf(f, ".");
 }
 
-static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size_t n,
+static void explain_cpu(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n,
 			size_t off, const char *where)
 {
 	bool hot[n + 1];
@@ -129,24 +129,24 @@ static void explain_cpu(FILE *f, const struct report *r, const size_t *idx, size
 	} else
 		fprintf(f, " %s the backend used at most %.0f%% of a core (at %s) and waited for reads the rest of the time%s.",
 			where, fig(r, hi, off) * 100, report_explain_value(r, hi),
-			aio_queued(r, idx, n) == REPORT_NONE ? ": it was bound by the device" : "");
-	if (off == offsetof(struct report_group, heap_cpu_share))
+			aio_queued(r, idx, n) == RESULT_NONE ? ": it was bound by the device" : "");
+	if (off == offsetof(struct result_group, heap_cpu_share))
 		core_wait(f, r, idx, n);
 }
 
-static void explain_wait(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_wait(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	size_t lo, hi;
 	char a[32], b[32];
 
-	if (!r->heap_phase || span(r, idx, n, offsetof(struct report_group, heap_io_read_ms), &lo, &hi) < 2)
+	if (!r->heap_phase || span(r, idx, n, offsetof(struct result_group, heap_io_read_ms), &lo, &hi) < 2)
 		return;
 	fprintf(f, " Its wait for reads (EXPLAIN's I/O read time of the heap phase) went from %s at %s to %s at %s.",
 		report_fmt_ms(a, sizeof(a), r->groups[hi].heap_io_read_ms), report_explain_value(r, hi),
 		report_fmt_ms(b, sizeof(b), r->groups[lo].heap_io_read_ms), report_explain_value(r, lo));
 }
 
-static void explain_queue(FILE *f, const struct report *r, const size_t *idx, size_t n, size_t off)
+static void explain_queue(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n, size_t off)
 {
 	size_t lo, hi;
 
@@ -165,12 +165,12 @@ static void explain_queue(FILE *f, const struct report *r, const size_t *idx, si
  * WOFF: about as long, or longer, waiting in the device's queue): its
  * latency was hidden by reads in flight. WHERE says over what the figures
  * were measured. */
-static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, size_t n,
+static void explain_hidden(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n,
 			   size_t qoff, size_t woff, const char *where)
 {
 	size_t lo, hi;
 	double qa, qb, wa, wb;
-	const struct report_group *a, *b;
+	const struct result_group *a, *b;
 
 	if (!span(r, idx, n, qoff, &lo, &hi))
 		return;
@@ -193,9 +193,9 @@ static void explain_hidden(FILE *f, const struct report *r, const size_t *idx, s
 	}
 }
 
-static void explain_shrunk(FILE *f, const struct report *r, int zero_fastest)
+static void explain_shrunk(FILE *f, const struct sweep_result *r, int zero_fastest)
 {
-	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+	long ra = (long)record_num_at(r->meta, "device.read_ahead_kb");
 
 	if (!zero_fastest)
 		fprintf(f, " Prefetching made the requests smaller but kept more of them in flight, and here that was faster.");
@@ -208,7 +208,7 @@ static void explain_shrunk(FILE *f, const struct report *r, int zero_fastest)
 }
 
 /* Readahead's large requests at 0 may also read pages the scan never needed. */
-static void explain_volume(FILE *f, const struct report *r, size_t z, const size_t *idx,
+static void explain_volume(FILE *f, const struct sweep_result *r, size_t z, const size_t *idx,
 			   size_t n, size_t off)
 {
 	double hi = -INFINITY, at0 = fig(r, z, off);
@@ -242,21 +242,21 @@ static double setting_kib(const char *v)
 
 /* On 18, requests at 0 (AT0 KiB) no larger than io_combine_limit, where
  * the device's readahead would have made them larger? */
-static bool combined_at0(const struct report *r, double at0)
+static bool combined_at0(const struct sweep_result *r, double at0)
 {
-	const char *v = report_server_setting(r, "io_combine_limit");
+	const char *v = result_server_setting(r, "io_combine_limit");
 	double limit = setting_kib(v);
-	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+	long ra = (long)record_num_at(r->meta, "device.read_ahead_kb");
 
 	return r->version_num >= 180000 && !isnan(limit) && !isnan(at0) && ra > 0 &&
 	       at0 <= limit * 1.25 && ra >= 2 * limit;
 }
 
 /* Then say it: the read stream's combined reads, without readahead. */
-static void explain_combined(FILE *f, const struct report *r, double at0)
+static void explain_combined(FILE *f, const struct sweep_result *r, double at0)
 {
-	const char *v = report_server_setting(r, "io_combine_limit");
-	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
+	const char *v = result_server_setting(r, "io_combine_limit");
+	long ra = (long)record_num_at(r->meta, "device.read_ahead_kb");
 	char a[32];
 
 	if (!combined_at0(r, at0))
@@ -267,14 +267,14 @@ static void explain_combined(FILE *f, const struct report *r, double at0)
 		v, fmt_kib(a, sizeof(a), limit), ra, v);
 }
 
-static void explain_requests(FILE *f, const struct report *r, const struct report_series *se,
+static void explain_requests(FILE *f, const struct sweep_result *r, const struct result_series *se,
 			     const size_t *idx, size_t n, size_t off, size_t vol_off)
 {
-	size_t z = report_find(r, &r->groups[se->first], "0");
+	size_t z = result_find(r, &r->groups[se->first], "0");
 	double lo = INFINITY, hi = -INFINITY, at0;
 	char a[32], b[64];
 
-	if (!r->swept_is_eic || z == REPORT_NONE || isnan(fig(r, z, off)))
+	if (!r->swept_is_eic || z == RESULT_NONE || isnan(fig(r, z, off)))
 		return;
 	at0 = fig(r, z, off);
 	for (size_t i = 0; i < n; i++)
@@ -294,17 +294,17 @@ static void explain_requests(FILE *f, const struct report *r, const struct repor
 	explain_combined(f, r, at0);
 }
 
-static void explain_plan(FILE *f, const struct report *r, const struct report_series *se,
+static void explain_plan(FILE *f, const struct sweep_result *r, const struct result_series *se,
 			 const size_t *idx, size_t n)
 {
-	const struct report_group *fa = &r->groups[se->fastest];
-	const char *wm = report_server_setting(r, "work_mem");
-	size_t nb = 0, runs = 0, with = REPORT_NONE;
+	const struct result_group *fa = &r->groups[se->fastest];
+	const char *wm = result_server_setting(r, "work_mem");
+	size_t nb = 0, runs = 0, with = RESULT_NONE;
 
 	for (size_t i = 0; i < n; i++) {
 		nb += r->groups[idx[i]].no_bitmap;
 		runs += r->groups[idx[i]].runs;
-		if (r->groups[idx[i]].no_bitmap && with == REPORT_NONE)
+		if (r->groups[idx[i]].no_bitmap && with == RESULT_NONE)
 			with = idx[i];
 	}
 	if (nb)
@@ -319,7 +319,7 @@ static void explain_plan(FILE *f, const struct report *r, const struct report_se
 }
 
 /* Every group of the series had its samples split by phase. */
-static bool all_split(const struct report *r, const size_t *idx, size_t n)
+static bool all_split(const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (r->groups[idx[i]].split_runs < r->groups[idx[i]].runs)
@@ -328,13 +328,13 @@ static bool all_split(const struct report *r, const size_t *idx, size_t n)
 }
 
 /* The first reason a trial of the folder gives for not splitting. */
-static const char *split_why(const struct report *r)
+static const char *split_why(const struct sweep_result *r)
 {
 	size_t i;
 	json_t *t;
 
 	json_array_foreach(r->trials, i, t) {
-		const char *why = report_str_at(t, "phases", "why");
+		const char *why = record_str_at(t, "phases", "why");
 
 		if (why)
 			return why;
@@ -347,21 +347,21 @@ static const char *split_why(const struct report *r)
  * time; under io_uring, past the first 4 in flight, PostgreSQL 18 marks its
  * buffered reads IOSQE_ASYNC and the kernel's io-wq threads perform them,
  * blocking, at most min(io_max_concurrency, 4 per CPU) of them. */
-static void explain_aio_queued(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_aio_queued(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	size_t at = aio_queued(r, idx, n);
-	const struct report_group *g;
+	const struct result_group *g;
 	const char *workers, *method, *conc;
 	long long cpus;
 
-	if (at == REPORT_NONE)
+	if (at == RESULT_NONE)
 		return;
 	g = &r->groups[at];
-	method = report_group_setting(r, g, "io_method");
+	method = result_group_setting(r, g, "io_method");
 	fprintf(f, " At %s, %.1f reads were in flight inside PostgreSQL but %.2f at the device:",
 		report_explain_value(r, at), g->heap_aio_in_flight, g->heap_queue_depth);
 	if (method && !strcmp(method, "io_uring")) {
-		conc = report_group_setting(r, g, "io_max_concurrency");
+		conc = result_group_setting(r, g, "io_max_concurrency");
 		cpus = (long long)json_integer_value(json_object_get(json_object_get(r->meta, "host"), "cpu_count"));
 		fprintf(f, " past the first 4 in flight PostgreSQL 18 hands each buffered read to the kernel's io-wq threads (IOSQE_ASYNC), which perform one read at a time each, blocking");
 		if (conc && cpus > 0) {
@@ -376,81 +376,81 @@ static void explain_aio_queued(FILE *f, const struct report *r, const size_t *id
 		fprintf(f, "; the others waited for one of those threads, or had finished and waited for the backend to reap them, not for the device.");
 		return;
 	}
-	workers = report_group_setting(r, g, "io_workers");
+	workers = result_group_setting(r, g, "io_workers");
 	fprintf(f, " most waited inside the server for %s%s I/O workers (io_workers), each of which performs one read at a time, not for the device.",
 		workers ? "one of its " : "its", workers ? workers : "");
 }
 
 /* On 18: the I/Os PostgreSQL had in flight (pg_aios) beside the device's queue. */
-static void explain_aio(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_aio(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	size_t lo, hi;
 
-	if (!r->aio || !span(r, idx, n, offsetof(struct report_group, heap_aio_in_flight), &lo, &hi))
+	if (!r->aio || !span(r, idx, n, offsetof(struct result_group, heap_aio_in_flight), &lo, &hi))
 		return;
 	fprintf(f, " Inside PostgreSQL, pg_aios counted %.1f I/Os in flight on average at %s and %.1f at %s",
-		fig(r, lo, offsetof(struct report_group, heap_aio_in_flight)), report_explain_value(r, lo),
-		fig(r, hi, offsetof(struct report_group, heap_aio_in_flight)), report_explain_value(r, hi));
-	if (!isnan(fig(r, hi, offsetof(struct report_group, heap_queue_depth))))
-		fprintf(f, " (the device's queue %.2f there)", fig(r, hi, offsetof(struct report_group, heap_queue_depth)));
+		fig(r, lo, offsetof(struct result_group, heap_aio_in_flight)), report_explain_value(r, lo),
+		fig(r, hi, offsetof(struct result_group, heap_aio_in_flight)), report_explain_value(r, hi));
+	if (!isnan(fig(r, hi, offsetof(struct result_group, heap_queue_depth))))
+		fprintf(f, " (the device's queue %.2f there)", fig(r, hi, offsetof(struct result_group, heap_queue_depth)));
 	fprintf(f, ".");
 	explain_aio_queued(f, r, idx, n);
 }
 
-static void explain_bound(FILE *f, const struct report *r, const struct report_series *se,
+static void explain_bound(FILE *f, const struct sweep_result *r, const struct result_series *se,
 			  const size_t *idx, size_t n)
 {
 	if (r->split && all_split(r, idx, n)) {
-		explain_cpu(f, r, idx, n, offsetof(struct report_group, heap_cpu_share), "In the heap phase");
+		explain_cpu(f, r, idx, n, offsetof(struct result_group, heap_cpu_share), "In the heap phase");
 		explain_wait(f, r, idx, n);
-		explain_queue(f, r, idx, n, offsetof(struct report_group, heap_queue_depth));
-		explain_hidden(f, r, idx, n, offsetof(struct report_group, heap_queue_depth),
-			       offsetof(struct report_group, heap_await_ms), "in the heap phase");
+		explain_queue(f, r, idx, n, offsetof(struct result_group, heap_queue_depth));
+		explain_hidden(f, r, idx, n, offsetof(struct result_group, heap_queue_depth),
+			       offsetof(struct result_group, heap_await_ms), "in the heap phase");
 		explain_aio(f, r, idx, n);
-		explain_requests(f, r, se, idx, n, offsetof(struct report_group, heap_req_kib),
-				 offsetof(struct report_group, heap_read_mib));
+		explain_requests(f, r, se, idx, n, offsetof(struct result_group, heap_req_kib),
+				 offsetof(struct result_group, heap_read_mib));
 	} else {
 		fprintf(f, " The device and CPU figures below cover the whole query, index phase included: they could not be split by phase (%s).",
 			split_why(r));
-		explain_cpu(f, r, idx, n, offsetof(struct report_group, cpu_share), "Over the whole query");
+		explain_cpu(f, r, idx, n, offsetof(struct result_group, cpu_share), "Over the whole query");
 		explain_wait(f, r, idx, n);
-		explain_queue(f, r, idx, n, offsetof(struct report_group, queue_depth));
-		explain_hidden(f, r, idx, n, offsetof(struct report_group, queue_depth),
-			       offsetof(struct report_group, await_ms), "over the whole query");
-		explain_requests(f, r, se, idx, n, offsetof(struct report_group, avg_req_kib),
-				 offsetof(struct report_group, read_mib));
+		explain_queue(f, r, idx, n, offsetof(struct result_group, queue_depth));
+		explain_hidden(f, r, idx, n, offsetof(struct result_group, queue_depth),
+			       offsetof(struct result_group, await_ms), "over the whole query");
+		explain_requests(f, r, se, idx, n, offsetof(struct result_group, avg_req_kib),
+				 offsetof(struct result_group, read_mib));
 	}
 	explain_plan(f, r, se, idx, n);
 }
 
 /* The index phase: how it read, and that the setting left it alone. */
-static void explain_index(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_index(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	size_t lo, hi;
 	char a[32], b[32];
 
 	if (!r->split || !all_split(r, idx, n) ||
-	    !span(r, idx, n, offsetof(struct report_group, index_read_mib), &lo, &hi))
+	    !span(r, idx, n, offsetof(struct result_group, index_read_mib), &lo, &hi))
 		return;
 	fprintf(f, " In the index phase the device read %.0f-%.0f MiB",
-		fig(r, lo, offsetof(struct report_group, index_read_mib)),
-		fig(r, hi, offsetof(struct report_group, index_read_mib)));
-	if (span(r, idx, n, offsetof(struct report_group, index_req_kib), &lo, &hi))
+		fig(r, lo, offsetof(struct result_group, index_read_mib)),
+		fig(r, hi, offsetof(struct result_group, index_read_mib)));
+	if (span(r, idx, n, offsetof(struct result_group, index_req_kib), &lo, &hi))
 		fprintf(f, " in requests of %s to %s", fmt_kib(a, sizeof(a), r->groups[lo].index_req_kib),
 			fmt_kib(b, sizeof(b), r->groups[hi].index_req_kib));
-	if (span(r, idx, n, offsetof(struct report_group, index_cpu_share), &lo, &hi))
+	if (span(r, idx, n, offsetof(struct result_group, index_cpu_share), &lo, &hi))
 		fprintf(f, ", the backend using %.0f-%.0f%% of a core",
 			r->groups[lo].index_cpu_share * 100, r->groups[hi].index_cpu_share * 100);
 	fprintf(f, ".");
 }
 
 /* read_ahead_kb decides what 0 means; far from the usual 128 it may not transfer. */
-static void explain_readahead(FILE *f, const struct report *r, const struct report_series *se)
+static void explain_readahead(FILE *f, const struct sweep_result *r, const struct result_series *se)
 {
-	long ra = (long)report_num_at(r->meta, "device.read_ahead_kb");
-	size_t z = report_find(r, &r->groups[se->first], "0");
+	long ra = (long)record_num_at(r->meta, "device.read_ahead_kb");
+	size_t z = result_find(r, &r->groups[se->first], "0");
 
-	if (ra <= 0 || z == REPORT_NONE)
+	if (ra <= 0 || z == RESULT_NONE)
 		return;
 	if (combined_at0(r, isnan(r->groups[z].heap_req_kib) ? r->groups[z].avg_req_kib : r->groups[z].heap_req_kib))
 		return;		/* said with the requests: readahead did not show */
@@ -460,7 +460,7 @@ static void explain_readahead(FILE *f, const struct report *r, const struct repo
 	fprintf(f, ".");
 }
 
-void report_explain_bound(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+void report_explain_bound(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	explain_bound(f, r, &r->series[s], idx, n);
 	explain_index(f, r, idx, n);

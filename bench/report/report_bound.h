@@ -14,6 +14,6 @@
 
 /* What bound the heap phase of series S (groups IDX[0..n)), the index phase
  * and read_ahead_kb, as sentences into F. */
-void report_explain_bound(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n);
+void report_explain_bound(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n);
 
 #endif

@@ -23,7 +23,7 @@
 #include "bench/record/semantics.h"
 
 /* "1.95 s (95% interval 1.80-2.10 s, 6 runs)" */
-static void put_median(FILE *f, const struct report_group *g)
+static void put_median(FILE *f, const struct result_group *g)
 {
 	char a[32], b[64];
 
@@ -37,27 +37,27 @@ static void put_median(FILE *f, const struct report_group *g)
 /* "2.19x (95% interval 1.90-2.50x)"; the bootstrap interval only when
  * both sides have the runs a 95% interval needs. */
 static void put_speedup(FILE *f, double x, const struct stats_interval *ci,
-			const struct report_group *a, const struct report_group *b)
+			const struct result_group *a, const struct result_group *b)
 {
 	fprintf(f, "%.2fx", x);
-	if (!isnan(ci->lo) && ci->hi > ci->lo && a->runs >= REPORT_RUNS_FOR_95 &&
-	    b->runs >= REPORT_RUNS_FOR_95)
+	if (!isnan(ci->lo) && ci->hi > ci->lo && a->runs >= RESULT_RUNS_FOR_95 &&
+	    b->runs >= RESULT_RUNS_FOR_95)
 		fprintf(f, " (95%% interval %.2f-%.2fx)", ci->lo, ci->hi);
 }
 
-static void explain_against(FILE *f, const struct report *r, const struct report_group *fa)
+static void explain_against(FILE *f, const struct sweep_result *r, const struct result_group *fa)
 {
-	size_t zero = report_find(r, fa, "0"), one = report_find(r, fa, "1");
-	const char *v = report_value(r, fa, r->swept);
+	size_t zero = result_find(r, fa, "0"), one = result_find(r, fa, "1");
+	const char *v = result_value(r, fa, r->swept);
 	char a[32];
 
-	if (zero != REPORT_NONE && strcmp(v, "0")) {
+	if (zero != RESULT_NONE && strcmp(v, "0")) {
 		fprintf(f, " Against 0, no prefetching (%s), that is ",
 			report_fmt_ms(a, sizeof(a), r->groups[zero].median_ms));
 		put_speedup(f, fa->speedup_vs_0, &fa->ci_vs_0, fa, &r->groups[zero]);
 		fprintf(f, ".");
 	}
-	if (one != REPORT_NONE && strcmp(v, "1")) {
+	if (one != RESULT_NONE && strcmp(v, "1")) {
 		fprintf(f, " Against 1, the default before 18 (%s), ",
 			report_fmt_ms(a, sizeof(a), r->groups[one].median_ms));
 		put_speedup(f, fa->speedup_vs_1, &fa->ci_vs_1, fa, &r->groups[one]);
@@ -66,13 +66,13 @@ static void explain_against(FILE *f, const struct report *r, const struct report
 }
 
 /* The executor's time outside both phases, when it is more than a sliver. */
-static void explain_other(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_other(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	double hi = -INFINITY, share = 0;
 	char a[32];
 
 	for (size_t i = 0; i < n; i++) {
-		const struct report_group *g = &r->groups[idx[i]];
+		const struct result_group *g = &r->groups[idx[i]];
 
 		if (!isnan(g->other_ms) && g->other_ms > hi)
 			hi = g->other_ms, share = g->other_ms / g->exec_ms;
@@ -83,13 +83,13 @@ static void explain_other(FILE *f, const struct report *r, const size_t *idx, si
 		report_fmt_ms(a, sizeof(a), hi), share * 100);
 }
 
-static void explain_index_share(FILE *f, const struct report *r, const size_t *idx, size_t n)
+static void explain_index_share(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n)
 {
 	double lo = INFINITY, hi = -INFINITY, slo = INFINITY, shi = -INFINITY;
 	char a[64];
 
 	for (size_t i = 0; i < n; i++) {
-		const struct report_group *g = &r->groups[idx[i]];
+		const struct result_group *g = &r->groups[idx[i]];
 
 		if (isnan(g->index_ms))
 			continue;
@@ -108,11 +108,11 @@ static void explain_index_share(FILE *f, const struct report *r, const size_t *i
 }
 
 /* Which values are within the margin of the fastest, which out. */
-static void explain_recommendation(FILE *f, const struct report *r, const struct report_series *se,
+static void explain_recommendation(FILE *f, const struct sweep_result *r, const struct result_series *se,
 				   const size_t *idx, size_t n)
 {
 	const char *name = r->settings[r->swept].name, *best = report_explain_value(r, se->fastest);
-	const struct report_group *rec = se->recommended == REPORT_NONE ? NULL : &r->groups[se->recommended];
+	const struct result_group *rec = se->recommended == RESULT_NONE ? NULL : &r->groups[se->recommended];
 	bool in[n + 1], out[n + 1];
 	size_t nin = 0, nout = 0;
 	double pct = r->margin * 100;
@@ -155,27 +155,27 @@ static void explain_recommendation(FILE *f, const struct report *r, const struct
 		fprintf(f, ".");
 }
 
-static void explain_confidence(FILE *f, const struct report_series *se, const struct report_group *fa)
+static void explain_confidence(FILE *f, const struct result_series *se, const struct result_group *fa)
 {
-	if (se->min_runs >= REPORT_RUNS_FOR_95)
+	if (se->min_runs >= RESULT_RUNS_FOR_95)
 		return;
 	if (fa->runs < 2) {
 		fprintf(f, " With one run per value there is no spread to judge the differences by: this is no recommendation; repeat with --runs %d or more.",
-			REPORT_RUNS_FOR_95);
+			RESULT_RUNS_FOR_95);
 		return;
 	}
 	fprintf(f, " With %zu run%s at the fewest, the intervals are the runs' min..max and hold the median with %.0f%% confidence only, not 95%%: take this as provisional, or run %d or more per value (--runs %d, or --until-separated).",
 		se->min_runs, se->min_runs == 1 ? "" : "s", fa->ci.coverage * 100,
-		REPORT_RUNS_FOR_95, REPORT_RUNS_FOR_95);
+		RESULT_RUNS_FOR_95, RESULT_RUNS_FOR_95);
 }
 
-static void explain_result(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void explain_result(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
-	const struct report_series *se = &r->series[s];
-	const struct report_group *fa = &r->groups[se->fastest];
+	const struct result_series *se = &r->series[s];
+	const struct result_group *fa = &r->groups[se->fastest];
 	char label[256];
 
-	report_series_label(r, s, label, sizeof(label));
+	result_series_label(r, s, label, sizeof(label));
 	fprintf(f, "Query %s%s%s: ", r->queries[se->query], *label ? " with " : "", label);
 	if (r->heap_phase)
 		fprintf(f, "the heap phase, the part of the bitmap heap scan effective_io_concurrency acts on, was fastest at %s = %s: ",
@@ -195,9 +195,9 @@ static void explain_result(FILE *f, const struct report *r, size_t s, const size
 
 /* ---- what the value means on this version ---- */
 
-static void explain_pre13_values(FILE *f, const struct report *r)
+static void explain_pre13_values(FILE *f, const struct sweep_result *r)
 {
-	const struct report_setting *s = &r->settings[r->swept];
+	const struct result_setting *s = &r->settings[r->swept];
 	const char *sep = "";
 
 	fprintf(f, " Here that made ");
@@ -207,9 +207,9 @@ static void explain_pre13_values(FILE *f, const struct report *r)
 	fprintf(f, " pages.");
 }
 
-static void explain_io_method(FILE *f, const struct report *r)
+static void explain_io_method(FILE *f, const struct sweep_result *r)
 {
-	const char *m = report_server_setting(r, "io_method");
+	const char *m = result_server_setting(r, "io_method");
 
 	for (size_t s = 0; s < r->nsettings; s++) {
 		if (strcmp(r->settings[s].name, "io_method"))
@@ -238,9 +238,9 @@ static void explain_old_post(FILE *f)
 		SEMANTICS_PRE13_MAX, SEMANTICS_PRE13_MAX);
 }
 
-static void explain_semantics(FILE *f, const struct report *r)
+static void explain_semantics(FILE *f, const struct sweep_result *r)
 {
-	const char *v = report_str_at(r->meta, "server", "version");
+	const char *v = record_str_at(r->meta, "server", "version");
 	long n = r->version_num;
 
 	if (n <= 0) {
@@ -264,21 +264,21 @@ static void explain_semantics(FILE *f, const struct report *r)
 
 /* ---- paragraphs ---- */
 
-typedef void (*para_fn)(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n);
+typedef void (*para_fn)(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n);
 
-static void para_result(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void para_result(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	explain_result(f, r, s, idx, n);
 }
 
-static void para_bound(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void para_bound(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	report_explain_bound(f, r, s, idx, n);
 }
 
 /* The check of the run whose step the sweep is (bench/cmd/run_steps.c: the run checks
  * once, its sweeps do not), when it ran; NULL else. Free with json_decref. */
-static json_t *run_cache_check(const struct report *r)
+static json_t *run_cache_check(const struct sweep_result *r)
 {
 	char parent[sizeof(r->dir)], path[sizeof(r->dir) + 64];
 	char *slash;
@@ -304,7 +304,7 @@ static json_t *run_cache_check(const struct report *r)
 }
 
 /* The check for caches below this machine found one: the sweep's own, else its run's. */
-static bool cache_found(const struct report *r)
+static bool cache_found(const struct sweep_result *r)
 {
 	const json_t *cc = json_object_get(json_object_get(r->meta, "plan"), "cache_check");
 	json_t *run;
@@ -320,13 +320,13 @@ static bool cache_found(const struct report *r)
 
 /* Runs whose time went at the device (report.c's find_stall), named with
  * the figures that show it. */
-static void para_stall(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void para_stall(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	char a[32], b[32], label[256];
-	const char *l = report_series_label(r, s, label, sizeof(label));
+	const char *l = result_series_label(r, s, label, sizeof(label));
 
 	for (size_t i = 0; i < n; i++) {
-		const struct report_group *g = &r->groups[idx[i]];
+		const struct result_group *g = &r->groups[idx[i]];
 
 		if (isnan(g->stall_ms))
 			continue;
@@ -342,7 +342,7 @@ static void para_stall(FILE *f, const struct report *r, size_t s, const size_t *
 }
 
 /* Append what FN writes, without its leading blank, to OUT when not empty. */
-static int add_para(json_t *out, para_fn fn, const struct report *r, size_t s,
+static int add_para(json_t *out, para_fn fn, const struct sweep_result *r, size_t s,
 		    const size_t *idx, size_t n)
 {
 	char *buf = NULL;
@@ -362,62 +362,62 @@ static int add_para(json_t *out, para_fn fn, const struct report *r, size_t s,
 }
 
 /* The query's series side by side: each one's fastest against the
- * query's fastest, and which to run with (bench/report/report_across.c). */
-static void para_across(FILE *f, const struct report *r, size_t q, const size_t *idx, size_t n)
+ * query's fastest, and which to run with (bench/report/result_across.c). */
+static void para_across(FILE *f, const struct sweep_result *r, size_t q, const size_t *idx, size_t n)
 {
-	struct report_across a;
+	struct result_across a;
 	char lab[256], t[32], setting[160];
-	const struct report_group *best;
+	const struct result_group *best;
 
 	(void)idx, (void)n;
-	if (report_across(r, q, &a) < 0 || a.n < 2)
+	if (result_across(r, q, &a) < 0 || a.n < 2)
 		return;
 	best = &r->groups[r->series[a.series[a.best]].fastest];
-	if (a.setting != REPORT_NONE)
+	if (a.setting != RESULT_NONE)
 		snprintf(setting, sizeof(setting), "%s", r->settings[a.setting].name);
 	else
 		snprintf(setting, sizeof(setting), "the other settings");
 	fprintf(f, "Across %s%s%s: the fastest was %s with %s = %s, %s.", setting,
 		r->nqueries > 1 ? ", query " : "", r->nqueries > 1 ? r->queries[q] : "",
-		report_series_label(r, a.series[a.best], lab, sizeof(lab)), r->settings[r->swept].name,
-		report_value(r, best, r->swept), report_fmt_ms(t, sizeof(t), best->median_ms));
+		result_series_label(r, a.series[a.best], lab, sizeof(lab)), r->settings[r->swept].name,
+		result_value(r, best, r->swept), report_fmt_ms(t, sizeof(t), best->median_ms));
 	for (size_t k = 0; k < a.n; k++) {
-		const struct report_group *g = &r->groups[r->series[a.series[k]].fastest];
+		const struct result_group *g = &r->groups[r->series[a.series[k]].fastest];
 
 		if (k == a.best)
 			continue;
-		fprintf(f, " %s's fastest, %s at %s, took %.2fx as long", report_series_label(r, a.series[k], lab, sizeof(lab)),
-			report_fmt_ms(t, sizeof(t), g->median_ms), report_value(r, g, r->swept), a.ratio[k]);
+		fprintf(f, " %s's fastest, %s at %s, took %.2fx as long", result_series_label(r, a.series[k], lab, sizeof(lab)),
+			report_fmt_ms(t, sizeof(t), g->median_ms), result_value(r, g, r->swept), a.ratio[k]);
 		if (isnan(a.ci[k].coverage))
 			fprintf(f, " (no interval: too few runs).");
 		else
 			fprintf(f, " (%.0f%% interval %.2f-%.2fx): %s.", a.ci[k].coverage * 100, a.ci[k].lo, a.ci[k].hi,
 				a.indist[k] ? "indistinguishable" : "slower");
 	}
-	if (a.pick == REPORT_NONE) {
+	if (a.pick == RESULT_NONE) {
 		fprintf(f, " With one run a value there is no interval to tell them apart: no recommendation across them.");
 		return;
 	}
 	{
-		const struct report_series *ps = &r->series[a.series[a.pick]];
+		const struct result_series *ps = &r->series[a.series[a.pick]];
 		size_t rec = ps->recommends ? ps->recommended : ps->fastest;
 
-		if (a.min_runs < REPORT_RUNS_FOR_95)
+		if (a.min_runs < RESULT_RUNS_FOR_95)
 			fprintf(f, " With %zu runs at the fewest this is provisional.", a.min_runs);
-		fprintf(f, " Recommended: %s, with %s = %s%s.", report_series_label(r, a.series[a.pick], lab, sizeof(lab)),
-			r->settings[r->swept].name, report_value(r, &r->groups[rec], r->swept),
+		fprintf(f, " Recommended: %s, with %s = %s%s.", result_series_label(r, a.series[a.pick], lab, sizeof(lab)),
+			r->settings[r->swept].name, result_value(r, &r->groups[rec], r->swept),
 			a.kept_own ? ": the server's own setting (or the default), indistinguishable from the fastest, so nothing to change there" : "");
 	}
 }
 
-static void para_semantics(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void para_semantics(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	(void)s, (void)idx, (void)n;
 	explain_semantics(f, r);
 }
 
 /* What the check for caches below this machine found before the first trial. */
-static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void para_cache(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	const json_t *cc = json_object_get(json_object_get(r->meta, "plan"), "cache_check");
 	const char *line = json_string_value(json_object_get(cc, "sentence"));
@@ -438,24 +438,24 @@ static void para_cache(FILE *f, const struct report *r, size_t s, const size_t *
 	}
 	if (line && *line)
 		fprintf(f, "Before the first trial, the check for caches below this machine read %.0f blocks with O_DIRECT, then again, then fresh ones: %c%s.",
-			report_num_at(cc, "sample"), tolower((unsigned char)line[0]), line + 1);
+			record_num_at(cc, "sample"), tolower((unsigned char)line[0]), line + 1);
 }
 
-static void para_note(FILE *f, const struct report *r, size_t s, const size_t *idx, size_t n)
+static void para_note(FILE *f, const struct sweep_result *r, size_t s, const size_t *idx, size_t n)
 {
 	(void)s, (void)idx, (void)n;
 	if (r->note[0])
 		fprintf(f, "Note: %s", r->note);
 }
 
-json_t *report_explain(const struct report *r)
+json_t *report_explain(const struct sweep_result *r)
 {
 	json_t *out = json_array();
 	size_t *idx = malloc((r->ngroups + 1) * sizeof(*idx)), n;
 	int ret = out && idx ? 0 : -ENOMEM;
 
 	for (size_t s = 0; ret == 0 && s < r->nseries; s++) {
-		n = report_series_groups(r, s, idx);
+		n = result_series_groups(r, s, idx);
 		ret = add_para(out, para_result, r, s, idx, n);
 		if (ret == 0)
 			ret = add_para(out, para_bound, r, s, idx, n);

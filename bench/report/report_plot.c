@@ -15,6 +15,7 @@
 
 #include "bench/report/plot.h"
 #include "bench/record/record.h"
+#include "bench/judge/judge.h"
 #include "bench/report/report.h"
 
 #define PLOT_BASE       "sweep"
@@ -22,7 +23,7 @@
 /* ---- plot.dat ---- */
 
 /* The x position of value V of the swept setting: its rank by number. */
-static size_t position(const struct report_setting *s, size_t v)
+static size_t position(const struct result_setting *s, size_t v)
 {
 	size_t rank = 0;
 
@@ -43,13 +44,13 @@ static void put_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void put_series(FILE *f, const struct report *r, size_t s, size_t *idx)
+static void put_series(FILE *f, const struct sweep_result *r, size_t s, size_t *idx)
 {
-	const struct report_setting *sw = &r->settings[r->swept];
+	const struct result_setting *sw = &r->settings[r->swept];
 	char label[256], title[320];
-	size_t n = report_series_groups(r, s, idx);
+	size_t n = result_series_groups(r, s, idx);
 
-	report_series_label(r, s, label, sizeof(label));
+	result_series_label(r, s, label, sizeof(label));
 	if (r->nqueries > 1 || !*label)
 		snprintf(title, sizeof(title), "%s%s%s", r->queries[r->series[s].query],
 			 *label ? ", " : "", label);
@@ -59,19 +60,19 @@ static void put_series(FILE *f, const struct report *r, size_t s, size_t *idx)
 	put_quoted(f, title);
 	fprintf(f, " lo_s hi_s\n");
 	for (size_t i = 0; i < n; i++) {
-		const struct report_group *g = &r->groups[idx[i]];
+		const struct result_group *g = &r->groups[idx[i]];
 
 		fprintf(f, "%zu ", position(sw, g->value[r->swept]));
-		put_quoted(f, report_value(r, g, r->swept));
+		put_quoted(f, result_value(r, g, r->swept));
 		fprintf(f, " %.6f %.6f %.6f\n", g->median_ms / 1000,
 			(isnan(g->ci.lo) ? g->min_ms : g->ci.lo) / 1000,
 			(isnan(g->ci.hi) ? g->max_ms : g->ci.hi) / 1000);
 	}
 }
 
-static int plot_data(const struct report *r, FILE *f)
+static int plot_data(const struct sweep_result *r, FILE *f)
 {
-	const struct report_setting *sw = &r->settings[r->swept];
+	const struct result_setting *sw = &r->settings[r->swept];
 	size_t *idx = malloc((r->ngroups + 1) * sizeof(*idx));
 
 	if (!idx)
@@ -93,7 +94,7 @@ static int plot_data(const struct report *r, FILE *f)
 	return 0;
 }
 
-static int write_plot_data(const struct report *r, const char *path, char *msg, size_t msglen)
+static int write_plot_data(const struct sweep_result *r, const char *path, char *msg, size_t msglen)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -113,16 +114,16 @@ static int write_plot_data(const struct report *r, const char *path, char *msg, 
 
 /* ---- gnuplot ---- */
 
-static void plot_title(const struct report *r, char *buf, size_t len)
+static void plot_title(const struct sweep_result *r, char *buf, size_t len)
 {
-	const char *v = report_str_at(r->meta, "server", "version");
-	const char *dev = report_str_at(r->meta, "device", "name");
+	const char *v = record_str_at(r->meta, "server", "version");
+	const char *dev = record_str_at(r->meta, "device", "name");
 
 	snprintf(buf, len, "query %s on %s, PostgreSQL %s", r->queries[0],
 		 dev ? dev : "an unknown device", v ? v : "(version unknown)");
 }
 
-int report_plot(const struct report *r, const char *dir, char *msg, size_t msglen)
+int report_plot(const struct sweep_result *r, const char *dir, char *msg, size_t msglen)
 {
 	char dat[PATH_MAX], base[PATH_MAX], log[PATH_MAX], title[512], ylabel[128], why[512];
 	char *args[] = { dat, base, title, (char *)r->settings[r->swept].name, ylabel, NULL };
@@ -170,8 +171,8 @@ static int copy_file(const char *dir, const char *file, FILE *out, char *err, si
 int report_folder(const char *dir, enum report_format format, int plot, FILE *out,
 		  char *note, size_t notelen, char *err, size_t errlen)
 {
-	struct report r;
-	int ret = report_load(dir, &r, err, errlen);
+	struct sweep_result r;
+	int ret = judge_sweep(dir, &r, err, errlen);
 
 	snprintf(note, notelen, "no plots (not asked for)");
 	if (ret == 0)
@@ -188,7 +189,7 @@ int report_folder(const char *dir, enum report_format format, int plot, FILE *ou
 		snprintf(err, errlen, "out of memory while rendering %s", dir);
 		ret = -ENOMEM;
 	}
-	report_free(&r);
+	result_free(&r);
 	return ret;
 }
 

@@ -18,7 +18,7 @@
 
 #define WRAP      78
 #define CELL_MAX  48
-#define COLS_MAX  (REPORT_MAX_SETTINGS + 40)
+#define COLS_MAX  (RESULT_MAX_SETTINGS + 40)
 
 /*
  * One column: a figure of the group (at OFFSET, times SCALE). IN_TABLE: 1 in
@@ -39,44 +39,44 @@ static const struct column {
 #define SPLIT 2
 #define WHOLE 3
 #define AIO   4
-	{ "heap ms", "exec ms", "median_ms", offsetof(struct report_group, median_ms), 1, 1, 1, 0 },
-	{ "interval", NULL, "ci", offsetof(struct report_group, ci), 1, 1, 1, 1 },
-	{ "min ms", NULL, "min_ms", offsetof(struct report_group, min_ms), 1, 1, 0, 0 },
-	{ "max ms", NULL, "max_ms", offsetof(struct report_group, max_ms), 1, 1, 0, 0 },
-	{ "x vs 0", NULL, "speedup_vs_0", offsetof(struct report_group, speedup_vs_0), 1, 2, 1, 0 },
-	{ "", NULL, "speedup_vs_0_ci", offsetof(struct report_group, ci_vs_0), 1, 2, 0, 1 },
-	{ "x vs 1", NULL, "speedup_vs_1", offsetof(struct report_group, speedup_vs_1), 1, 2, 1, 0 },
-	{ "", NULL, "speedup_vs_1_ci", offsetof(struct report_group, ci_vs_1), 1, 2, 0, 1 },
-	{ "", NULL, "vs_fastest", offsetof(struct report_group, vs_fastest), 1, 3, 0, 0 },
-	{ "", NULL, "vs_fastest_ci", offsetof(struct report_group, ci_vs_fastest), 1, 3, 0, 1 },
-	{ "index ms", NULL, "index_ms", offsetof(struct report_group, index_ms), 1, 1, 1, 0 },
-	{ "total ms", NULL, "exec_ms", offsetof(struct report_group, exec_ms), 1, 1, 1, 0 },
-	{ "", NULL, "exec_min_ms", offsetof(struct report_group, exec_min_ms), 1, 1, 0, 0 },
-	{ "", NULL, "exec_max_ms", offsetof(struct report_group, exec_max_ms), 1, 1, 0, 0 },
-	{ "", NULL, "index_share", offsetof(struct report_group, index_share), 1, 3, 0, 0 },
-	{ "", NULL, "other_ms", offsetof(struct report_group, other_ms), 1, 1, 0, 0 },
-	{ "read wait ms", NULL, "heap_io_read_ms", offsetof(struct report_group, heap_io_read_ms), 1, 1, 1, 0 },
-	{ "queue depth", NULL, "heap_avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1, 2, SPLIT, 0 },
-	{ "req KiB", NULL, "heap_avg_read_kib", offsetof(struct report_group, heap_req_kib), 1, 1, SPLIT, 0 },
-	{ "CPU %", NULL, "heap_backend_cpu_pct", offsetof(struct report_group, heap_cpu_share), 100, 0, SPLIT, 0 },
-	{ "pg in flight", NULL, "heap_aio_in_flight", offsetof(struct report_group, heap_aio_in_flight), 1, 1, AIO, 0 },
-	{ "", NULL, "heap_read_mib", offsetof(struct report_group, heap_read_mib), 1, 1, 0, 0 },
-	{ "", NULL, "index_read_mib", offsetof(struct report_group, index_read_mib), 1, 1, 0, 0 },
-	{ "", NULL, "index_avg_read_kib", offsetof(struct report_group, index_req_kib), 1, 1, 0, 0 },
-	{ "", NULL, "index_backend_cpu_pct", offsetof(struct report_group, index_cpu_share), 100, 0, 0, 0 },
-	{ "", NULL, "io_read_ms", offsetof(struct report_group, io_read_ms), 1, 1, 0, 0 },
-	{ "query qd", NULL, "avg_queue_depth", offsetof(struct report_group, queue_depth), 1, 2, WHOLE, 0 },
-	{ "query KiB", NULL, "avg_read_kib", offsetof(struct report_group, avg_req_kib), 1, 1, WHOLE, 0 },
-	{ "query CPU %", NULL, "backend_cpu_pct", offsetof(struct report_group, cpu_share), 100, 0, WHOLE, 0 },
-	{ "", NULL, "read_mib", offsetof(struct report_group, read_mib), 1, 1, 0, 0 },
-	{ "", NULL, "exact_heap_blocks", offsetof(struct report_group, exact_blocks), 1, 0, 0, 0 },
-	{ "", NULL, "lossy_heap_blocks", offsetof(struct report_group, lossy_blocks), 1, 0, 0, 0 },
-	{ "", NULL, "rows", offsetof(struct report_group, rows), 1, 0, 0, 0 },
+	{ "heap ms", "exec ms", "median_ms", offsetof(struct result_group, median_ms), 1, 1, 1, 0 },
+	{ "interval", NULL, "ci", offsetof(struct result_group, ci), 1, 1, 1, 1 },
+	{ "min ms", NULL, "min_ms", offsetof(struct result_group, min_ms), 1, 1, 0, 0 },
+	{ "max ms", NULL, "max_ms", offsetof(struct result_group, max_ms), 1, 1, 0, 0 },
+	{ "x vs 0", NULL, "speedup_vs_0", offsetof(struct result_group, speedup_vs_0), 1, 2, 1, 0 },
+	{ "", NULL, "speedup_vs_0_ci", offsetof(struct result_group, ci_vs_0), 1, 2, 0, 1 },
+	{ "x vs 1", NULL, "speedup_vs_1", offsetof(struct result_group, speedup_vs_1), 1, 2, 1, 0 },
+	{ "", NULL, "speedup_vs_1_ci", offsetof(struct result_group, ci_vs_1), 1, 2, 0, 1 },
+	{ "", NULL, "vs_fastest", offsetof(struct result_group, vs_fastest), 1, 3, 0, 0 },
+	{ "", NULL, "vs_fastest_ci", offsetof(struct result_group, ci_vs_fastest), 1, 3, 0, 1 },
+	{ "index ms", NULL, "index_ms", offsetof(struct result_group, index_ms), 1, 1, 1, 0 },
+	{ "total ms", NULL, "exec_ms", offsetof(struct result_group, exec_ms), 1, 1, 1, 0 },
+	{ "", NULL, "exec_min_ms", offsetof(struct result_group, exec_min_ms), 1, 1, 0, 0 },
+	{ "", NULL, "exec_max_ms", offsetof(struct result_group, exec_max_ms), 1, 1, 0, 0 },
+	{ "", NULL, "index_share", offsetof(struct result_group, index_share), 1, 3, 0, 0 },
+	{ "", NULL, "other_ms", offsetof(struct result_group, other_ms), 1, 1, 0, 0 },
+	{ "read wait ms", NULL, "heap_io_read_ms", offsetof(struct result_group, heap_io_read_ms), 1, 1, 1, 0 },
+	{ "queue depth", NULL, "heap_avg_queue_depth", offsetof(struct result_group, heap_queue_depth), 1, 2, SPLIT, 0 },
+	{ "req KiB", NULL, "heap_avg_read_kib", offsetof(struct result_group, heap_req_kib), 1, 1, SPLIT, 0 },
+	{ "CPU %", NULL, "heap_backend_cpu_pct", offsetof(struct result_group, heap_cpu_share), 100, 0, SPLIT, 0 },
+	{ "pg in flight", NULL, "heap_aio_in_flight", offsetof(struct result_group, heap_aio_in_flight), 1, 1, AIO, 0 },
+	{ "", NULL, "heap_read_mib", offsetof(struct result_group, heap_read_mib), 1, 1, 0, 0 },
+	{ "", NULL, "index_read_mib", offsetof(struct result_group, index_read_mib), 1, 1, 0, 0 },
+	{ "", NULL, "index_avg_read_kib", offsetof(struct result_group, index_req_kib), 1, 1, 0, 0 },
+	{ "", NULL, "index_backend_cpu_pct", offsetof(struct result_group, index_cpu_share), 100, 0, 0, 0 },
+	{ "", NULL, "io_read_ms", offsetof(struct result_group, io_read_ms), 1, 1, 0, 0 },
+	{ "query qd", NULL, "avg_queue_depth", offsetof(struct result_group, queue_depth), 1, 2, WHOLE, 0 },
+	{ "query KiB", NULL, "avg_read_kib", offsetof(struct result_group, avg_req_kib), 1, 1, WHOLE, 0 },
+	{ "query CPU %", NULL, "backend_cpu_pct", offsetof(struct result_group, cpu_share), 100, 0, WHOLE, 0 },
+	{ "", NULL, "read_mib", offsetof(struct result_group, read_mib), 1, 1, 0, 0 },
+	{ "", NULL, "exact_heap_blocks", offsetof(struct result_group, exact_blocks), 1, 0, 0, 0 },
+	{ "", NULL, "lossy_heap_blocks", offsetof(struct result_group, lossy_blocks), 1, 0, 0, 0 },
+	{ "", NULL, "rows", offsetof(struct result_group, rows), 1, 0, 0, 0 },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
 /* Is column C in the table of R? */
-static int shown(const struct report *r, const struct column *c)
+static int shown(const struct sweep_result *r, const struct column *c)
 {
 	switch (c->in_table) {
 	case SPLIT:
@@ -90,26 +90,26 @@ static int shown(const struct report *r, const struct column *c)
 	}
 }
 
-static double figure(const struct report_group *g, const struct column *c)
+static double figure(const struct result_group *g, const struct column *c)
 {
 	return *(const double *)((const char *)g + c->offset) * c->scale;
 }
 
-static const struct stats_interval *interval(const struct report_group *g, const struct column *c)
+static const struct stats_interval *interval(const struct result_group *g, const struct column *c)
 {
 	return (const struct stats_interval *)((const char *)g + c->offset);
 }
 
 /* The heading: the heap phase's figures, or the execution's without phases. */
-static const char *heading(const struct report *r, const struct column *c)
+static const char *heading(const struct sweep_result *r, const struct column *c)
 {
 	return !r->heap_phase && c->head_exec ? c->head_exec : c->head;
 }
 
 /* fastest, recommended, "~ fastest" (indistinguishable from it), or nothing. */
-static const char *mark(const struct report *r, size_t i)
+static const char *mark(const struct sweep_result *r, size_t i)
 {
-	const struct report_series *se = &r->series[r->groups[i].series];
+	const struct result_series *se = &r->series[r->groups[i].series];
 	int rec = se->recommended == i && se->recommends;
 
 	if (se->fastest == i)
@@ -121,14 +121,14 @@ static const char *mark(const struct report *r, size_t i)
 
 /* ---- rows (CSV and JSON) ---- */
 
-static json_t *row_json(const struct report *r, size_t i)
+static json_t *row_json(const struct sweep_result *r, size_t i)
 {
-	const struct report_group *g = &r->groups[i];
+	const struct result_group *g = &r->groups[i];
 	json_t *o = json_object();
 
 	json_object_set_new(o, "query", json_string(r->queries[g->query]));
 	for (size_t s = 0; s < r->nsettings; s++)
-		json_object_set_new(o, r->settings[s].name, json_string(report_value(r, g, s)));
+		json_object_set_new(o, r->settings[s].name, json_string(result_value(r, g, s)));
 	json_object_set_new(o, "runs", json_integer((json_int_t)g->runs));
 	for (size_t c = 0; c < NCOLUMNS; c++) {
 		char key[64];
@@ -157,7 +157,7 @@ static json_t *row_json(const struct report *r, size_t i)
 	return o;
 }
 
-json_t *report_rows(const struct report *r)
+json_t *report_rows(const struct sweep_result *r)
 {
 	json_t *rows = json_array();
 
@@ -169,7 +169,7 @@ json_t *report_rows(const struct report *r)
 	return rows;
 }
 
-static int write_csv(const struct report *r, const char *dir, char *err, size_t errlen)
+static int write_csv(const struct sweep_result *r, const char *dir, char *err, size_t errlen)
 {
 	const char *names[2 * COLS_MAX];
 	char keys[NCOLUMNS][2][64];
@@ -224,16 +224,16 @@ static void put_cell(struct table *t, size_t row, size_t col, const char *s)
 		t->width[col] = n < CELL_MAX ? n : CELL_MAX - 1;
 }
 
-static void fill_row(struct table *t, const struct report *r, size_t i)
+static void fill_row(struct table *t, const struct sweep_result *r, size_t i)
 {
-	const struct report_group *g = &r->groups[i];
+	const struct result_group *g = &r->groups[i];
 	size_t col = 0, row = i + 1;
 	char buf[CELL_MAX];
 
 	if (r->nqueries > 1)
 		put_cell(t, row, col++, r->queries[g->query]);
 	for (size_t s = 0; s < r->nsettings; s++)
-		put_cell(t, row, col++, report_value(r, g, s));
+		put_cell(t, row, col++, result_value(r, g, s));
 	snprintf(buf, sizeof(buf), "%zu", g->runs);
 	put_cell(t, row, col++, buf);
 	for (size_t c = 0; c < NCOLUMNS; c++) {
@@ -256,7 +256,7 @@ static void fill_row(struct table *t, const struct report *r, size_t i)
 	put_cell(t, row, col++, mark(r, i));
 }
 
-static int table_make(struct table *t, const struct report *r)
+static int table_make(struct table *t, const struct sweep_result *r)
 {
 	size_t col = 0;
 
@@ -317,7 +317,7 @@ static void put_session(FILE *f, const json_t *session)
 
 static void put_plan(FILE *f, const json_t *plan)
 {
-	const char *q = report_str_at(plan, "query", NULL), *text = report_str_at(plan, "query_text", NULL);
+	const char *q = record_str_at(plan, "query", NULL), *text = record_str_at(plan, "query_text", NULL);
 
 	fprintf(f, "Query: %s", q ? q : "?");
 	put_query_text(f, text);
@@ -335,7 +335,7 @@ static void put_server(FILE *f, const json_t *server)
 	const json_t *set = json_object_get(server, "settings");
 	static const char *const shown[] = { "shared_buffers", "work_mem", "io_method",
 		"io_combine_limit" };
-	const char *v = report_str_at(server, "version", NULL);
+	const char *v = record_str_at(server, "version", NULL);
 
 	fprintf(f, "Server: PostgreSQL %s", v ? v : "(version unknown)");
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
@@ -345,8 +345,8 @@ static void put_server(FILE *f, const json_t *server)
 
 static void put_device(FILE *f, const json_t *dev)
 {
-	const char *name = report_str_at(dev, "name", NULL), *model = report_str_at(dev, "model", NULL);
-	const char *sched = report_str_at(dev, "scheduler", NULL);
+	const char *name = record_str_at(dev, "name", NULL), *model = record_str_at(dev, "model", NULL);
+	const char *sched = record_str_at(dev, "scheduler", NULL);
 	const json_t *rot = json_object_get(dev, "rotational");
 
 	fprintf(f, "Device: %s", name ? name : "unknown");
@@ -366,8 +366,8 @@ static void put_device(FILE *f, const json_t *dev)
 static void put_host(FILE *f, const json_t *meta)
 {
 	const json_t *host = json_object_get(meta, "host"), *ds = json_object_get(meta, "dataset");
-	const char *name = report_str_at(host, "hostname", NULL);
-	const char *k = report_str_at(json_object_get(host, "kernel"), "release", NULL);
+	const char *name = record_str_at(host, "hostname", NULL);
+	const char *k = record_str_at(json_object_get(host, "kernel"), "release", NULL);
 
 	fprintf(f, "Data set: %lld rows\nHost: %s, %lld CPU(s), kernel %s",
 		(long long)json_integer_value(json_object_get(ds, "rows")), name ? name : "?",
@@ -376,7 +376,7 @@ static void put_host(FILE *f, const json_t *meta)
 
 /* The context lines from meta.json into D: the query and plan, data set,
  * host, server and device. */
-static int context(const struct report *r, struct doc *d)
+static int context(const struct sweep_result *r, struct doc *d)
 {
 	const json_t *m = r->meta;
 	char *buf = NULL, *line, *save = NULL;
@@ -404,7 +404,7 @@ static int context(const struct report *r, struct doc *d)
 
 /* What the columns are, in words generated from what the folder holds (a
  * new string, or NULL). */
-static char *legend_text(const struct report *r)
+static char *legend_text(const struct sweep_result *r)
 {
 	char *buf = NULL;
 	size_t len = 0, least = (size_t)-1;
@@ -419,7 +419,7 @@ static char *legend_text(const struct report *r)
 		fprintf(f, "heap ms: the median time of the heap phase (the Bitmap Heap Scan less its index scans, from EXPLAIN's per-node times);");
 	else
 		fprintf(f, "exec ms: the median execution time (the records hold no per-phase times);");
-	fprintf(f, " interval: the median's distribution-free interval, %s;", least >= REPORT_RUNS_FOR_95 ?
+	fprintf(f, " interval: the median's distribution-free interval, %s;", least >= RESULT_RUNS_FOR_95 ?
 		"at least 95%" : "the runs' min..max (95% needs 6 runs or more)");
 	fprintf(f, " x vs 0, x vs 1: speedups of the median; ~ fastest: within %.0f%% of the fastest, by the upper bound of its regret paired within rounds;", r->margin * 100);
 	if (r->heap_phase)
@@ -447,22 +447,22 @@ static void table_align(struct doc *d, size_t ncols)
 }
 
 /* The replay trials beside the query's, when the sweep ran them. */
-static void replay_section(struct doc *d, const struct report *r)
+static void replay_section(struct doc *d, const struct sweep_result *r)
 {
-	const struct report_series *se = r->nseries ? &r->series[0] : NULL;
+	const struct result_series *se = r->nseries ? &r->series[0] : NULL;
 
 	if (!r->companions || !json_array_size(r->companions))
 		return;
 	doc_heading(d, 2, "The replay trials");
 	prediction_section(d, r, NULL, se && se->recommends ?
-			   report_value(r, &r->groups[se->recommended], r->swept) : NULL, 0);
+			   result_value(r, &r->groups[se->recommended], r->swept) : NULL, 0);
 }
 
 /* The sweep as a document, rendered as text (the terminal), report.md and
  * report.html: the title, the context lines, the table, its legend, the
  * explanation, the replay trials and (in HTML) the plot. The headings are
  * not in the text, but the replay trials'. */
-void report_document(const struct report *r, const char *dir, struct doc *d)
+void report_document(const struct sweep_result *r, const char *dir, struct doc *d)
 {
 	char *leg = legend_text(r), path[PATH_MAX];
 	json_t *paras = report_explain(r), *p;
@@ -513,7 +513,7 @@ void report_document(const struct report *r, const char *dir, struct doc *d)
 	doc_only(d, DOC_IN_HTML);
 }
 
-static int render_text(const struct report *r, FILE *out, int md)
+static int render_text(const struct sweep_result *r, FILE *out, int md)
 {
 	struct doc d = { 0 };
 	int ret;
@@ -524,7 +524,7 @@ static int render_text(const struct report *r, FILE *out, int md)
 	return ret;
 }
 
-static int render_json(const struct report *r, FILE *out)
+static int render_json(const struct sweep_result *r, FILE *out)
 {
 	json_t *o = json_object(), *names = json_array();
 	int ret;
@@ -551,7 +551,7 @@ static int md_of(const void *r, FILE *f)
 }
 
 struct html_arg {
-	const struct report *r;
+	const struct sweep_result *r;
 	const char *dir;
 };
 
@@ -567,7 +567,7 @@ static int html_of(const void *arg, FILE *f)
 	return ret;
 }
 
-int report_render(const struct report *r, enum report_format format, FILE *out)
+int report_render(const struct sweep_result *r, enum report_format format, FILE *out)
 {
 	switch (format) {
 	case REPORT_TEXT:
@@ -586,7 +586,7 @@ int report_render(const struct report *r, enum report_format format, FILE *out)
 	}
 }
 
-int report_write_files(const struct report *r, const char *dir, char *err, size_t errlen)
+int report_write_files(const struct sweep_result *r, const char *dir, char *err, size_t errlen)
 {
 	struct html_arg h = { r, dir };
 	char path[PATH_MAX];

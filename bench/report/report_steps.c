@@ -14,7 +14,7 @@
 #include "bench/report/plot.h"
 #include "bench/record/record.h"
 #include "bench/report/report.h"
-#include "bench/report/stats.h"
+#include "io/stats.h"
 #include "bench/record/figures.h"
 
 #define MAX_GROUPS RECORD_STEPS_MAX
@@ -108,7 +108,7 @@ static int add_trial(struct steps_report *s, const json_t *t)
 {
 	char name[RECORD_KEY_MAX];
 	struct step_group *g;
-	double v = report_num_at(t, s->main->path);
+	double v = record_num_at(t, s->main->path);
 	const json_t *line;
 	size_t i;
 
@@ -146,9 +146,9 @@ static void summarize(struct steps_report *s)
 			group_name(t, name, sizeof(name));
 			if (strcmp(name, g->name))
 				continue;
-			buf[a] = report_num_at(t, "tpcb.latency_ms.p50"), a += !isnan(buf[a]);
-			buf[ntr + b] = report_num_at(t, "tpcb.latency_ms.p99"), b += !isnan(buf[ntr + b]);
-			buf[2 * ntr + c] = report_num_at(t, "tpcb.transactions"), c += !isnan(buf[2 * ntr + c]);
+			buf[a] = record_num_at(t, "tpcb.latency_ms.p50"), a += !isnan(buf[a]);
+			buf[ntr + b] = record_num_at(t, "tpcb.latency_ms.p99"), b += !isnan(buf[ntr + b]);
+			buf[2 * ntr + c] = record_num_at(t, "tpcb.transactions"), c += !isnan(buf[2 * ntr + c]);
 		}
 		g->p50 = a ? stats_median(buf, a) : NAN;
 		g->p99 = b ? stats_median(buf + ntr, b) : NAN;
@@ -455,8 +455,8 @@ int report_steps_document(const char *dir, struct doc *d, char *err, size_t errl
 
 		doc_heading(d, 1, "eicbench confsweep: %s", s->summary);
 		doc_para(d, "Server: PostgreSQL %s; device %s; %lld run(s) per step, %s.",
-			 report_str_at(s->meta, "server", "version") ?: "?",
-			 report_str_at(s->meta, "device", "name") ?: "unknown",
+			 record_str_at(s->meta, "server", "version") ?: "?",
+			 record_str_at(s->meta, "device", "name") ?: "unknown",
 			 (long long)json_integer_value(json_object_get(json_object_get(s->meta, "plan"), "runs")),
 			 json_is_true(json_object_get(json_object_get(s->meta, "plan"), "warm")) ?
 			 "caches kept warm" : "each cold (server stopped, caches dropped, server started)");
@@ -468,12 +468,12 @@ int report_steps_document(const char *dir, struct doc *d, char *err, size_t errl
 			if (tx)
 				snprintf(each, sizeof(each), "%lld transactions per client", tx);
 			else
-				snprintf(each, sizeof(each), "%.0f s", report_num_at(tp, "duration_s"));
+				snprintf(each, sizeof(each), "%.0f s", record_num_at(tp, "duration_s"));
 			char warm[96];
 			bool cp = json_is_true(json_object_get(tp, "checkpoint_before_run"));
 
-			if (report_num_at(tp, "warmup_s") > 0)
-				snprintf(warm, sizeof(warm), "after a %.0f s warm-up run%s", report_num_at(tp, "warmup_s"),
+			if (record_num_at(tp, "warmup_s") > 0)
+				snprintf(warm, sizeof(warm), "after a %.0f s warm-up run%s", record_num_at(tp, "warmup_s"),
 					 cp ? " and a CHECKPOINT" : "");
 			else
 				snprintf(warm, sizeof(warm), "%s", cp ? "after a CHECKPOINT, without a warm-up run" : "without a warm-up run");

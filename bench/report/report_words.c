@@ -39,26 +39,26 @@ const char *report_explain_range(char *buf, size_t len, double lo, double hi,
 	return buf;
 }
 
-const char *report_explain_value(const struct report *r, size_t g)
+const char *report_explain_value(const struct sweep_result *r, size_t g)
 {
-	return report_value(r, &r->groups[g], r->swept);
+	return result_value(r, &r->groups[g], r->swept);
 }
 
 /* "4 to 1000", "4, 16 and 64" or "4": a run of neighbours is a range. */
-void report_explain_set(FILE *f, const struct report *r, const size_t *idx, size_t n,
+void report_explain_set(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n,
 		    const bool *in)
 {
-	size_t k = 0, m = 0, first = REPORT_NONE;
+	size_t k = 0, m = 0, first = RESULT_NONE;
 
 	for (size_t i = 0; i < n; i++)
 		m += in[i];
 	for (size_t i = 0; i <= n; i++) {
 		if (i < n && in[i]) {
-			if (first == REPORT_NONE)
+			if (first == RESULT_NONE)
 				first = i;
 			continue;
 		}
-		if (first == REPORT_NONE)
+		if (first == RESULT_NONE)
 			continue;
 		size_t len = i - first;
 		/* "and" before the last item: a range, or the run's own first value */
@@ -71,6 +71,6 @@ void report_explain_set(FILE *f, const struct report *r, const size_t *idx, size
 			for (size_t j = first + 1; j < i; j++)
 				fprintf(f, "%s%s", k + (j - first) + 1 == m ? " and " : ", ", report_explain_value(r, idx[j]));
 		k += i - first;
-		first = REPORT_NONE;
+		first = RESULT_NONE;
 	}
 }

@@ -12,9 +12,9 @@
 #include "bench/report/report.h"
 
 /* The swept value of group G ("16"). */
-const char *report_explain_value(const struct report *r, size_t g);
+const char *report_explain_value(const struct sweep_result *r, size_t g);
 /* "4 to 1000", "4, 16 and 64" or "4": the groups IDX[i] with IN[i]. */
-void report_explain_set(FILE *f, const struct report *r, const size_t *idx, size_t n, const bool *in);
+void report_explain_set(FILE *f, const struct sweep_result *r, const size_t *idx, size_t n, const bool *in);
 /* "14-18 KiB" from LO and HI formatted by FMT; one figure when they agree. */
 const char *report_explain_range(char *buf, size_t len, double lo, double hi,
 				 const char *(*fmt)(char *, size_t, double));

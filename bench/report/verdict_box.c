@@ -1,7 +1,7 @@
 /*
  * verdict_box: the verdict box, the summary table, the racing history and
  * the JSON of schema 1; see verdict_box.h. Every sentence is made from the
- * decision's figures (bench/report/decision.h).
+ * decision's figures (bench/judge/decision.h).
  */
 #include "bench/report/verdict_box.h"
 
@@ -13,7 +13,7 @@
 #define NONE ((size_t)-1)
 #define EIC "effective_io_concurrency"
 
-static const struct report *first_rep(const struct verdict *v)
+static const struct sweep_result *first_rep(const struct run_result *v)
 {
 	for (int i = 0; i < v->nq; i++)
 		if (v->q[i].have_rep)
@@ -21,28 +21,9 @@ static const struct report *first_rep(const struct verdict *v)
 	return NULL;
 }
 
-int verdict_regret(const struct verdict *v, struct regret *g, char *err, size_t errlen)
+static const char *tablespace(const struct run_result *v)
 {
-	const struct report *reps[DECISION_MAX_QUERIES];
-	const char *names[DECISION_MAX_QUERIES];
-	size_t series[DECISION_MAX_QUERIES] = { 0 }, n = 0;
-
-	for (int i = 0; i < v->nq && n < DECISION_MAX_QUERIES; i++)
-		if (v->q[i].have_rep) {
-			reps[n] = &v->q[i].rep;
-			names[n++] = v->q[i].name;
-		}
-	return regret_build(reps, series, names, n, regret_margin_of(reps[0]), g, err, errlen);
-}
-
-const char *verdict_answer(const struct regret *g)
-{
-	return g->d.answer == NONE ? NULL : g->values[g->d.answer];
-}
-
-static const char *tablespace(const struct verdict *v)
-{
-	const char *ts = report_str_at(json_object_get(first_rep(v)->meta, "plan"), "tablespace", "name");
+	const char *ts = record_str_at(json_object_get(first_rep(v)->meta, "plan"), "tablespace", "name");
 
 	return ts && *ts ? ts : "pg_default";
 }
@@ -78,14 +59,14 @@ static size_t loosest(const struct regret *g, size_t v)
  * run apart (--peer), or a run's from before its queries took their rounds
  * in turn, where one that raced first decided on what it had seen then and
  * its reason can read "decided" under an open answer. */
-static void say_stopped(FILE *f, const struct verdict *v)
+static void say_stopped(FILE *f, const struct run_result *v)
 {
-	const char *why[REPORT_MAX_QUERIES] = { 0 }, *one = NULL;
+	const char *why[RESULT_MAX_QUERIES] = { 0 }, *one = NULL;
 	int n = 0, same = 1;
 
-	for (int i = 0; i < v->nq && i < REPORT_MAX_QUERIES; i++) {
+	for (int i = 0; i < v->nq && i < RESULT_MAX_QUERIES; i++) {
 		why[i] = v->q[i].have_rep ?
-			report_str_at(json_object_get(json_object_get(v->q[i].rep.meta, "plan"), "racing"), "stopped", NULL) : NULL;
+			record_str_at(json_object_get(json_object_get(v->q[i].rep.meta, "plan"), "racing"), "stopped", NULL) : NULL;
 		if (!why[i])
 			continue;
 		if (one && strcmp(one, why[i]))
@@ -100,14 +81,14 @@ static void say_stopped(FILE *f, const struct verdict *v)
 		return;
 	}
 	fprintf(f, " (the sweeps stopped:");
-	for (int i = 0, k = 0; i < v->nq && i < REPORT_MAX_QUERIES; i++)
+	for (int i = 0, k = 0; i < v->nq && i < RESULT_MAX_QUERIES; i++)
 		if (why[i])
 			fprintf(f, "%s %s: %s", k++ ? ";" : "", v->q[i].name, why[i]);
 	fprintf(f, ")");
 }
 
 /* Why the answer is not decided, into F. */
-static void why_open(FILE *f, const struct verdict *v, const struct regret *g)
+static void why_open(FILE *f, const struct run_result *v, const struct regret *g)
 {
 	const struct decision *d = &g->d;
 	size_t a = d->answer, q = loosest(g, a), n = 0;
@@ -148,7 +129,7 @@ static void after_rounds(FILE *f, const struct regret *g)
 		fprintf(f, ", %d of %s", g->qrounds[q], g->names[q]);
 }
 
-static void state_sentence(FILE *f, const struct verdict *v, const struct regret *g)
+static void state_sentence(FILE *f, const struct run_result *v, const struct regret *g)
 {
 	const struct decision *d = &g->d;
 	const char *a = g->values[d->answer];
@@ -196,18 +177,18 @@ static int add_caveat(json_t *list, const char *fmt, ...)
 	return json_array_append_new(list, json_string(buf));
 }
 
-static json_t *caveats(const struct verdict *v, const struct regret *g)
+static json_t *caveats(const struct run_result *v, const struct regret *g)
 {
 	const json_t *m = first_rep(v)->meta, *emu = json_object_get(json_object_get(m, "device"), "emulated");
 	const json_t *fpr, *pause;
-	double ra = report_num_at(m, "device.read_ahead_kb"), lo;
+	double ra = record_num_at(m, "device.read_ahead_kb"), lo;
 	json_t *list = json_array();
 
 	if (json_is_true(json_object_get(v->cachecheck, "ran")) &&
 	    (lo = json_number_value(json_array_get(json_object_get(v->cachecheck, "ci95"), 0))) >
-	    report_num_at(v->cachecheck, "threshold"))
+	    record_num_at(v->cachecheck, "threshold"))
 		add_caveat(list, "A cache below this machine: re-reads were %.2fx as fast as fresh reads (the check's lower bound %.2f, above %.1f); cold runs may have been served from it.",
-			   report_num_at(v->cachecheck, "ratio"), lo, report_num_at(v->cachecheck, "threshold"));
+			   record_num_at(v->cachecheck, "ratio"), lo, record_num_at(v->cachecheck, "threshold"));
 	if (ra >= 1024 || (ra >= 0 && ra <= 32))
 		add_caveat(list, "read_ahead_kb is %.0f, far from the usual 128: the figures at 0 (the kernel's readahead alone) may not carry over to a machine with the default.", ra);
 	if (g->nflags && g->kept_flagged)
@@ -228,7 +209,7 @@ static json_t *caveats(const struct verdict *v, const struct regret *g)
 	if (emu) {
 		/* the emulator records its model's words as "summary" */
 		const char *model = json_is_string(emu) ? json_string_value(emu) :
-				    report_str_at(emu, "summary", NULL);
+				    record_str_at(emu, "summary", NULL);
 
 		add_caveat(list, "An emulated device (%s): the answer holds for the model, not for the disk under it.",
 			   model ? model : "its model not recorded");
@@ -331,9 +312,9 @@ static void table_words(struct doc *d, const struct regret *g)
 
 /* ---- the box ---- */
 
-static void answer_lines(struct doc *d, const struct verdict *v, const struct regret *g)
+static void answer_lines(struct doc *d, const struct run_result *v, const struct regret *g)
 {
-	const char *a = verdict_answer(g);
+	const char *a = judge_answer(g);
 	char code[512];
 
 	doc_para(d, "Set %s = %s for the tablespace measured (%s, which holds the data set).", EIC, a, tablespace(v));
@@ -369,7 +350,7 @@ static void per_query_bests(struct doc *d, const struct regret *g)
 }
 
 /* One table: each query's heap-phase median and speedup against 0 per value. */
-static void summary_table(struct doc *d, const struct verdict *v, const struct regret *g)
+static void summary_table(struct doc *d, const struct run_result *v, const struct regret *g)
 {
 	char heads[2 * DECISION_MAX_QUERIES + 1][80], cells[2 * DECISION_MAX_QUERIES + 1][40];
 	const char *h[2 * DECISION_MAX_QUERIES + 1], *c[2 * DECISION_MAX_QUERIES + 1];
@@ -386,9 +367,9 @@ static void summary_table(struct doc *d, const struct verdict *v, const struct r
 	for (size_t k = 0; k < g->in.nvalues; k++) {
 		snprintf(cells[0], 40, "%s", g->values[k]);
 		for (size_t q = 0; q < g->in.nqueries; q++) {
-			const struct report *r = g->reps[q];
-			size_t gi = report_find(r, &r->groups[r->series[0].first], g->values[k]);
-			const struct report_group *gr = gi == REPORT_NONE ? NULL : &r->groups[gi];
+			const struct sweep_result *r = g->reps[q];
+			size_t gi = result_find(r, &r->groups[r->series[0].first], g->values[k]);
+			const struct result_group *gr = gi == RESULT_NONE ? NULL : &r->groups[gi];
 
 			doc_num(cells[1 + 2 * q], 40, "%.1f", gr ? gr->median_ms : NAN);
 			doc_num(cells[2 + 2 * q], 40, "%.2f", gr ? gr->speedup_vs_0 : NAN);
@@ -398,7 +379,7 @@ static void summary_table(struct doc *d, const struct verdict *v, const struct r
 	(void)v;
 }
 
-void verdict_box(struct doc *d, const struct verdict *v, const struct regret *g)
+void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -430,7 +411,7 @@ void verdict_box(struct doc *d, const struct verdict *v, const struct regret *g)
 	doc_para(d, "heap ms: each query's heap-phase median (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians); x vs 0: its speedup against 0.");
 }
 
-void verdict_racing(struct doc *d, const struct verdict *v, const struct regret *g)
+void verdict_racing(struct doc *d, const struct run_result *v, const struct regret *g)
 {
 	char x[32];
 
@@ -478,7 +459,7 @@ void verdict_racing(struct doc *d, const struct verdict *v, const struct regret 
 	if (g->differ && g->d_all.answer != NONE)
 		doc_para(d, "With the flagged runs the answer would be %s (%s, worst-case regret %s) instead of %s: both are said because they differ.",
 			 g->values[g->d_all.answer], g->d_all.decided ? "decided" : "provisional",
-			 regret_fmt_x(x, sizeof(x), g->d_all.worst[g->d_all.answer]), verdict_answer(g));
+			 regret_fmt_x(x, sizeof(x), g->d_all.worst[g->d_all.answer]), judge_answer(g));
 	else if (g->nflags)
 		doc_para(d, "With the flagged runs the answer is the same.");
 }
@@ -547,9 +528,9 @@ static json_t *history_json(const struct regret *g, json_t **flagged, json_t **j
 	return drops;
 }
 
-json_t *verdict_box_json(const struct verdict *v, const struct regret *g)
+json_t *verdict_box_json(const struct run_result *v, const struct regret *g)
 {
-	const char *a = verdict_answer(g);
+	const char *a = judge_answer(g);
 	char alter[256], *why = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&why, &len);

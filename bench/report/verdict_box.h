@@ -12,24 +12,18 @@
 #include <jansson.h>
 
 #include "bench/report/document.h"
-#include "bench/report/regret.h"
+#include "bench/judge/judge.h"
 #include "bench/report/verdict.h"
 
 #define VERDICT_SCHEMA 1
 
-/* The decision over V's queries (series 0 of each sweep). 0 or -errno. */
-int verdict_regret(const struct verdict *v, struct regret *g, char *err, size_t errlen);
-
 /* The box, the per-query bests and the summary table into D. */
-void verdict_box(struct doc *d, const struct verdict *v, const struct regret *g);
+void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g);
 
 /* The racing history, flagged runs and priming trials (a details section). */
-void verdict_racing(struct doc *d, const struct verdict *v, const struct regret *g);
+void verdict_racing(struct doc *d, const struct run_result *v, const struct regret *g);
 
 /* The verdict as JSON, schema 1. */
-json_t *verdict_box_json(const struct verdict *v, const struct regret *g);
-
-/* The value as the answer names it, or NULL. */
-const char *verdict_answer(const struct regret *g);
+json_t *verdict_box_json(const struct run_result *v, const struct regret *g);
 
 #endif

@@ -30,31 +30,31 @@ static const char *or_unknown(const char *s)
 static void device_facts(struct doc *d, const json_t *m)
 {
 	const json_t *dev = json_object_get(m, "device"), *rot = json_object_get(dev, "rotational");
-	double size = report_num_at(m, "device.size_bytes");
+	double size = record_num_at(m, "device.size_bytes");
 	char sz[32] = "not recorded";
 
 	if (size > 0)
 		snprintf(sz, sizeof(sz), "%.1f GiB", size / (1024.0 * 1024 * 1024));
-	doc_table(d, 2, (const char *const[]){ "device", report_str_at(dev, "name", NULL) ?: "unknown" });
-	doc_row(d, (const char *const[]){ "model", or_unknown(report_str_at(dev, "model", NULL)) });
-	doc_row(d, (const char *const[]){ "vendor", or_unknown(report_str_at(dev, "vendor", NULL)) });
+	doc_table(d, 2, (const char *const[]){ "device", record_str_at(dev, "name", NULL) ?: "unknown" });
+	doc_row(d, (const char *const[]){ "model", or_unknown(record_str_at(dev, "model", NULL)) });
+	doc_row(d, (const char *const[]){ "vendor", or_unknown(record_str_at(dev, "vendor", NULL)) });
 	doc_row(d, (const char *const[]){ "size", sz });
-	doc_row(d, (const char *const[]){ "transport", or_unknown(report_str_at(dev, "transport", NULL)) });
+	doc_row(d, (const char *const[]){ "transport", or_unknown(record_str_at(dev, "transport", NULL)) });
 	doc_row(d, (const char *const[]){ "rotational", !json_is_boolean(rot) ? "not in sysfs" : !json_is_true(rot) ? "no" :
-		!strcmp(report_str_at(dev, "transport", NULL) ?: "", "virtio") ?
+		!strcmp(record_str_at(dev, "transport", NULL) ?: "", "virtio") ?
 		"yes, says the kernel (a virtio disk says so unless its host tells otherwise)" : "yes (a spinning disk, says the kernel)" });
-	doc_row(d, (const char *const[]){ "scheduler", or_unknown(report_str_at(dev, "scheduler", NULL)) });
+	doc_row(d, (const char *const[]){ "scheduler", or_unknown(record_str_at(dev, "scheduler", NULL)) });
 	{
 		char q[32], ra[32], ms[32];
 
-		doc_num(q, sizeof(q), "%.0f", report_num_at(m, "device.nr_requests"));
-		doc_num(ra, sizeof(ra), "%.0f KiB", report_num_at(m, "device.read_ahead_kb"));
-		doc_num(ms, sizeof(ms), "%.0f KiB", report_num_at(m, "device.max_sectors_kb"));
+		doc_num(q, sizeof(q), "%.0f", record_num_at(m, "device.nr_requests"));
+		doc_num(ra, sizeof(ra), "%.0f KiB", record_num_at(m, "device.read_ahead_kb"));
+		doc_num(ms, sizeof(ms), "%.0f KiB", record_num_at(m, "device.max_sectors_kb"));
 		doc_row(d, (const char *const[]){ "queue depth (nr_requests)", q });
 		doc_row(d, (const char *const[]){ "read-ahead", ra });
 		doc_row(d, (const char *const[]){ "largest request", ms });
 	}
-	doc_row(d, (const char *const[]){ "file system", or_unknown(report_str_at(dev, "fstype", NULL)) });
+	doc_row(d, (const char *const[]){ "file system", or_unknown(record_str_at(dev, "fstype", NULL)) });
 	if (json_array_size(json_object_get(dev, "members")))
 		doc_row(d, (const char *const[]){ "members", "an md or dm device: its members are in the records" });
 	if (json_object_get(dev, "emulated")) {
@@ -65,9 +65,9 @@ static void device_facts(struct doc *d, const json_t *m)
 	}
 }
 
-static void context(struct doc *d, const struct verdict *v)
+static void context(struct doc *d, const struct run_result *v)
 {
-	const struct report *r = NULL;
+	const struct sweep_result *r = NULL;
 	const json_t *m, *cl = json_object_get(v->meta, "command_line"), *a;
 	char line[2048] = "", *p = line;
 	size_t i;
@@ -81,21 +81,21 @@ static void context(struct doc *d, const struct verdict *v)
 			      json_string_value(a) ?: "");
 	device_facts(d, m);
 	doc_para(d, "Server: PostgreSQL %s, shared_buffers %s, work_mem %s. Data set: %.0f rows. Host: %s, %.0f CPUs, kernel %s.",
-		 report_str_at(m, "server", "version") ?: "?",
-		 report_str_at(json_object_get(m, "server"), "settings", "shared_buffers") ?: "?",
-		 report_str_at(json_object_get(m, "server"), "settings", "work_mem") ?: "?",
-		 report_num_at(m, "dataset.rows"), report_str_at(m, "host", "hostname") ?: "?",
-		 report_num_at(m, "host.cpu_count"), report_str_at(json_object_get(m, "host"), "kernel", "release") ?: "?");
+		 record_str_at(m, "server", "version") ?: "?",
+		 record_str_at(json_object_get(m, "server"), "settings", "shared_buffers") ?: "?",
+		 record_str_at(json_object_get(m, "server"), "settings", "work_mem") ?: "?",
+		 record_num_at(m, "dataset.rows"), record_str_at(m, "host", "hostname") ?: "?",
+		 record_num_at(m, "host.cpu_count"), record_str_at(json_object_get(m, "host"), "kernel", "release") ?: "?");
 	doc_para(d, "Command: %s (started %s, revision %s).", line,
-		 report_str_at(v->meta, "started_utc", NULL) ?: "?",
-		 report_str_at(v->meta, "git_rev", NULL) ?: "?");
+		 record_str_at(v->meta, "started_utc", NULL) ?: "?",
+		 record_str_at(v->meta, "git_rev", NULL) ?: "?");
 }
 
 /* ---- the answer ---- */
 
-static const char *value_of(const struct report *r, const struct report_group *g)
+static const char *value_of(const struct sweep_result *r, const struct result_group *g)
 {
-	return report_value(r, g, r->swept);
+	return result_value(r, g, r->swept);
 }
 
 static long pre13_equivalent(long distance)
@@ -106,10 +106,10 @@ static long pre13_equivalent(long distance)
 	return -1;
 }
 
-static void apply_lines(struct doc *d, const struct verdict *v, const char *value)
+static void apply_lines(struct doc *d, const struct run_result *v, const char *value)
 {
-	const struct report *r = &v->q[0].rep;
-	const char *ts = report_str_at(json_object_get(r->meta, "plan"), "tablespace", "name");
+	const struct sweep_result *r = &v->q[0].rep;
+	const char *ts = record_str_at(json_object_get(r->meta, "plan"), "tablespace", "name");
 	long n = strtol(value, NULL, 10), version = r->version_num;
 	char code[1024];
 
@@ -141,7 +141,7 @@ static int knee_stands(const json_t *e)
 	return 0;
 }
 
-static void knee_sentence(FILE *f, const struct verdict *v)
+static void knee_sentence(FILE *f, const struct run_result *v)
 {
 	const json_t *e = json_array_get(json_object_get(v->device_curve, "engines"), 0);
 
@@ -150,12 +150,12 @@ static void knee_sentence(FILE *f, const struct verdict *v)
 	if (!knee_stands(e)) {
 		fprintf(f, " The device alone (random reads of the data set's blocks with O_DIRECT through %s) reached %.0f IOPS at depth %lld, the deepest measured, and no deeper point shows where it levels off: its curve has no knee here.",
 			json_string_value(json_object_get(e, "engine")) ?: "io_uring",
-			report_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")));
+			record_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")));
 		return;
 	}
 	fprintf(f, " The device alone (random reads of the data set's blocks with O_DIRECT through %s) reached its peak of %.0f IOPS at depth %lld and %.0f%% of it at depth %lld, the knee of its curve.",
 		json_string_value(json_object_get(e, "engine")) ?: "io_uring",
-		report_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")),
+		record_num_at(e, "peak_iops"), json_integer_value(json_object_get(e, "peak_depth")),
 		CURVE_KNEE_SHARE * 100, json_integer_value(json_object_get(e, "knee_depth")));
 }
 
@@ -163,15 +163,15 @@ static void knee_sentence(FILE *f, const struct verdict *v)
 
 /* The value whose pairing is told: the query's recommendation, or its best
  * prefetching value when that is 0 (or none is recommended). */
-static const char *told_value(const struct verdict_query *q)
+static const char *told_value(const struct run_query *q)
 {
-	const struct report_series *se = &q->rep.series[0];
-	const struct report_group *best = NULL;
+	const struct result_series *se = &q->rep.series[0];
+	const struct result_group *best = NULL;
 
 	if (se->recommends && strcmp(value_of(&q->rep, &q->rep.groups[se->recommended]), "0"))
 		return value_of(&q->rep, &q->rep.groups[se->recommended]);
 	for (size_t k = 0; k < q->rep.ngroups; k++) {
-		const struct report_group *g = &q->rep.groups[k];
+		const struct result_group *g = &q->rep.groups[k];
 
 		if (strcmp(value_of(&q->rep, g), "0") && (!best || g->median_ms < best->median_ms))
 			best = g;
@@ -179,7 +179,7 @@ static const char *told_value(const struct verdict_query *q)
 	return best ? value_of(&q->rep, best) : NULL;
 }
 
-static void query_section(struct doc *d, const struct verdict_query *q, const struct verdict *v)
+static void query_section(struct doc *d, const struct run_query *q, const struct run_result *v)
 {
 	json_t *paras;
 	char path[PATH_MAX + 256], cap[128];
@@ -190,7 +190,7 @@ static void query_section(struct doc *d, const struct verdict_query *q, const st
 		doc_para(d, "The sweep of %s has no finished trials in %s.", q->name, q->sweep_dir);
 		return;
 	}
-	doc_code(d, report_str_at(q->rep.meta, "plan", "query_text") ?: "");
+	doc_code(d, record_str_at(q->rep.meta, "plan", "query_text") ?: "");
 	prediction_section(d, &q->rep, v->device_seq, told_value(q), q->replay_dir[0] != '\0');
 	paras = report_explain(&q->rep);
 	json_array_foreach(paras, i, p)
@@ -207,7 +207,7 @@ static void query_section(struct doc *d, const struct verdict_query *q, const st
 /* ---- the device and the cache check ---- */
 
 /* Which points were steady, and the rule; or that the curve did not ask. */
-static void steady_sentence(FILE *f, const struct verdict *v)
+static void steady_sentence(FILE *f, const struct run_result *v)
 {
 	const json_t *p, *st = NULL;
 	size_t i, n = 0, yes = 0;
@@ -231,15 +231,15 @@ static void steady_sentence(FILE *f, const struct verdict *v)
 		return;
 	}
 	fprintf(f, " A point is steady when its last %.0f windows of %.2g s were each within %.0f%% of their mean: %zu of %zu points were%s%s%s.",
-		isfinite(report_num_at(st, "rule_windows")) ? report_num_at(st, "rule_windows") : 5,
-		isfinite(report_num_at(st, "window_s")) ? report_num_at(st, "window_s") : 1,
-		(isfinite(report_num_at(st, "rule_tolerance")) ? report_num_at(st, "rule_tolerance") : 0.05) * 100,
+		isfinite(record_num_at(st, "rule_windows")) ? record_num_at(st, "rule_windows") : 5,
+		isfinite(record_num_at(st, "window_s")) ? record_num_at(st, "window_s") : 1,
+		(isfinite(record_num_at(st, "rule_tolerance")) ? record_num_at(st, "rule_tolerance") : 0.05) * 100,
 		yes, n, not[0] ? "; not steady at depth " : "",
 		not, not[0] ? " (their IOPS are what the time allowed)" : "");
 }
 
 /* Sequential reads through the page cache per request size. */
-static void seq_section(struct doc *d, const struct verdict *v)
+static void seq_section(struct doc *d, const struct run_result *v)
 {
 	static const char *const heads[] = { "read size KiB", "MiB/s", "device requests", "request KiB",
 		"device ms per request", "queue" };
@@ -253,19 +253,19 @@ static void seq_section(struct doc *d, const struct verdict *v)
 	doc_para(d, "The device reading the table's files in order through the page cache (one pass per size, cold), as the kernel's readahead does for a scan in block order:");
 	doc_table(d, 6, heads);
 	json_array_foreach(v->device_seq, i, p) {
-		doc_num(c[0], 32, "%.0f", report_num_at(p, "block_bytes") / 1024);
-		doc_num(c[1], 32, "%.1f", report_num_at(p, "mib_s"));
-		doc_num(c[2], 32, "%.0f", report_num_at(p, "disk.reads"));
-		doc_num(c[3], 32, "%.0f", report_num_at(p, "disk.avg_read_kib"));
-		doc_num(c[4], 32, "%.2f", report_num_at(p, "disk.read_await_ms"));
-		doc_num(c[5], 32, "%.2f", report_num_at(p, "disk.avg_queue_depth"));
+		doc_num(c[0], 32, "%.0f", record_num_at(p, "block_bytes") / 1024);
+		doc_num(c[1], 32, "%.1f", record_num_at(p, "mib_s"));
+		doc_num(c[2], 32, "%.0f", record_num_at(p, "disk.reads"));
+		doc_num(c[3], 32, "%.0f", record_num_at(p, "disk.avg_read_kib"));
+		doc_num(c[4], 32, "%.2f", record_num_at(p, "disk.read_await_ms"));
+		doc_num(c[5], 32, "%.2f", record_num_at(p, "disk.avg_queue_depth"));
 		for (int k = 0; k < 6; k++)
 			cells[k] = c[k];
 		doc_row(d, cells);
 	}
 }
 
-static void device_section(struct doc *d, const struct verdict *v)
+static void device_section(struct doc *d, const struct run_result *v)
 {
 	static const char *const heads[] = { "depth", "IOPS", "MiB/s", "p50 µs", "p99 µs", "p99.9 µs", "steady" };
 	char c[7][32], *text = NULL, path[PATH_MAX + 32];
@@ -282,10 +282,10 @@ static void device_section(struct doc *d, const struct verdict *v)
 		const json_t *st = json_object_get(p, "steady");
 
 		snprintf(c[0], 32, "%lld", json_integer_value(json_object_get(p, "depth")));
-		doc_num(c[1], 32, "%.0f", report_num_at(p, "iops"));
-		doc_num(c[2], 32, "%.1f", report_num_at(p, "mib_s"));
-		doc_num(c[3], 32, "%.1f", report_num_at(p, "lat_ns.p50") / 1e3);
-		doc_num(c[4], 32, "%.1f", report_num_at(p, "lat_ns.p99") / 1e3);
+		doc_num(c[1], 32, "%.0f", record_num_at(p, "iops"));
+		doc_num(c[2], 32, "%.1f", record_num_at(p, "mib_s"));
+		doc_num(c[3], 32, "%.1f", record_num_at(p, "lat_ns.p50") / 1e3);
+		doc_num(c[4], 32, "%.1f", record_num_at(p, "lat_ns.p99") / 1e3);
 		doc_num(c[5], 32, "%.1f", json_number_value(json_object_get(json_object_get(p, "lat_ns"), "p99.9")) / 1e3);
 		snprintf(c[6], 32, "%s", json_is_object(st) ? json_is_true(json_object_get(st, "reached")) ? "yes" : "no" : "-");
 		for (int k = 0; k < 7; k++)
@@ -306,7 +306,7 @@ static void device_section(struct doc *d, const struct verdict *v)
 	doc_details_close(d);
 }
 
-static void cache_section(struct doc *d, const struct verdict *v)
+static void cache_section(struct doc *d, const struct run_result *v)
 {
 	const char *s;
 
@@ -314,26 +314,26 @@ static void cache_section(struct doc *d, const struct verdict *v)
 		return;
 	doc_details_open(d, "Caches below this machine");
 	if (!json_is_true(json_object_get(v->cachecheck, "ran"))) {
-		doc_para(d, "The check did not run: %s.", report_str_at(v->cachecheck, "skipped", NULL) ?: "no reason recorded");
+		doc_para(d, "The check did not run: %s.", record_str_at(v->cachecheck, "skipped", NULL) ?: "no reason recorded");
 		doc_details_close(d);
 		return;
 	}
 	doc_para(d, "%.0f blocks of the data set read with O_DIRECT, one at a time, then the same blocks again, then a fresh sample: median %.1f µs, %.1f µs re-read, %.1f µs fresh; median(fresh) / median(re-read) = %.2f (95%% bootstrap interval %.2f-%.2f; a cache below is said when the lower bound exceeds %.1f).",
-		 report_num_at(v->cachecheck, "sample"),
-		 report_num_at(v->cachecheck, "passes.first.median_ns") / 1e3,
-		 report_num_at(v->cachecheck, "passes.reread.median_ns") / 1e3,
-		 report_num_at(v->cachecheck, "passes.fresh.median_ns") / 1e3,
-		 report_num_at(v->cachecheck, "ratio"),
+		 record_num_at(v->cachecheck, "sample"),
+		 record_num_at(v->cachecheck, "passes.first.median_ns") / 1e3,
+		 record_num_at(v->cachecheck, "passes.reread.median_ns") / 1e3,
+		 record_num_at(v->cachecheck, "passes.fresh.median_ns") / 1e3,
+		 record_num_at(v->cachecheck, "ratio"),
 		 json_number_value(json_array_get(json_object_get(v->cachecheck, "ci95"), 0)),
 		 json_number_value(json_array_get(json_object_get(v->cachecheck, "ci95"), 1)),
-		 report_num_at(v->cachecheck, "threshold"));
-	if ((s = report_str_at(v->cachecheck, "sentence", NULL)) != NULL && *s)
+		 record_num_at(v->cachecheck, "threshold"));
+	if ((s = record_str_at(v->cachecheck, "sentence", NULL)) != NULL && *s)
 		doc_para(d, "%c%s.", toupper((unsigned char)s[0]), s + 1);
 	doc_details_close(d);
 }
 
 /* What the answer rests on and how to apply it (a details section). */
-static void applying(struct doc *d, const struct verdict *v, const char *value)
+static void applying(struct doc *d, const struct run_result *v, const char *value)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -351,34 +351,32 @@ static void applying(struct doc *d, const struct verdict *v, const char *value)
 	doc_details_close(d);
 }
 
-void verdict_document(const struct verdict *v, struct doc *d)
+void verdict_document(const struct judgement *j, struct doc *d)
 {
-	const struct report *r = NULL;
-	struct regret g;
-	char err[512];
-	int have;
+	const struct run_result *v = &j->run;
+	const struct regret *g = &j->storage;
+	const struct sweep_result *r = NULL;
 
 	for (int k = 0; !r && k < v->nq; k++)
 		if (v->q[k].have_rep)
 			r = &v->q[k].rep;
 	doc_heading(d, 1, "eicbench run: %s, PostgreSQL %.*s",
-		    report_str_at(r->meta, "device", "name") ?: "device unknown",
-		    (int)strcspn(report_str_at(r->meta, "server", "version") ?: "?", " "),
-		    report_str_at(r->meta, "server", "version") ?: "?");
-	have = verdict_regret(v, &g, err, sizeof(err)) == 0;
-	if (have)
-		verdict_box(d, v, &g);
+		    record_str_at(r->meta, "device", "name") ?: "device unknown",
+		    (int)strcspn(record_str_at(r->meta, "server", "version") ?: "?", " "),
+		    record_str_at(r->meta, "server", "version") ?: "?");
+	if (j->decided)
+		verdict_box(d, v, g);
 	else
-		doc_para(d, "No decision: %s.", err);
+		doc_para(d, "No decision: %s.", j->why_none);
 	doc_details_open(d, "How it was measured");
 	context(d, v);
 	doc_details_close(d);
-	if (have) {
+	if (j->decided) {
 		doc_details_open(d, "Rounds and racing");
-		verdict_racing(d, v, &g);
+		verdict_racing(d, v, g);
 		doc_details_close(d);
-		if (verdict_answer(&g))
-			applying(d, v, verdict_answer(&g));
+		if (judge_answer(g))
+			applying(d, v, judge_answer(g));
 	}
 	for (int i = 0; i < v->nq; i++) {
 		char head[128];
@@ -396,5 +394,4 @@ void verdict_document(const struct verdict *v, struct doc *d)
 		doc_para(d, "Left out: %s.", v->missing);
 		doc_details_close(d);
 	}
-	regret_free(&g);
 }

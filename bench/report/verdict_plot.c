@@ -15,7 +15,7 @@
 #include "bench/report/verdict.h"
 #include "bench/report/verdict_doc.h"
 #include "bench/report/prediction_doc.h"
-#include "bench/report/prediction.h"
+#include "bench/judge/prediction.h"
 #include "bench/report/verdict_box.h"
 
 
@@ -26,22 +26,22 @@ static void block(FILE *f, const char *title)
 
 /* speedup-Q.dat: observed with its interval, and predicted by the replay
  * trials when the sweep ran them. */
-static int speedup_data(const struct verdict_query *q, const char *path)
+static int speedup_data(const struct run_query *q, const char *path)
 {
-	size_t idx[q->rep.ngroups + 1], n = report_series_groups(&q->rep, 0, idx);
-	struct prediction p;
-	int have = prediction_build(&q->rep, 0, &p) == 0 && p.zero != REPORT_NONE;
+	size_t idx[q->rep.ngroups + 1], n = result_series_groups(&q->rep, 0, idx);
+	const struct prediction *p = judge_prediction(&q->rep, 0);
+	int have = p && p->zero != RESULT_NONE;
 	FILE *f = fopen(path, "we");
 
 	if (!f)
 		return -errno;
 	fprintf(f, "# eicbench run: speedup against 0 per value of effective_io_concurrency\n");
 	for (size_t k = 0; k < n; k++)
-		fprintf(f, "%zu \"%s\"\n", k, report_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept));
+		fprintf(f, "%zu \"%s\"\n", k, result_value(&q->rep, &q->rep.groups[idx[k]], q->rep.swept));
 	block(f, "observed (heap phase)");
 	for (size_t k = 0; k < n; k++) {
-		const struct report_group *g = &q->rep.groups[idx[k]];
-		const char *v = report_value(&q->rep, g, q->rep.swept);
+		const struct result_group *g = &q->rep.groups[idx[k]];
+		const char *v = result_value(&q->rep, g, q->rep.swept);
 		double y = g->speedup_vs_0;
 		double lo = !isnan(g->ci_vs_0.lo) ? g->ci_vs_0.lo : y;
 		double hi = !isnan(g->ci_vs_0.hi) ? g->ci_vs_0.hi : y;
@@ -54,23 +54,23 @@ static int speedup_data(const struct verdict_query *q, const char *path)
 	if (have)
 		block(f, "replay trials");
 	for (size_t k = 0; have && k < n; k++)
-		for (size_t j = 0; j < p.nvalues; j++) {
-			double y = p.v[p.zero].replay_ms / p.v[j].replay_ms;
+		for (size_t j = 0; j < p->nvalues; j++) {
+			double y = p->v[p->zero].replay_ms / p->v[j].replay_ms;
 
-			if (p.v[j].group != idx[k])
+			if (p->v[j].group != idx[k])
 				continue;
-			if (j == p.zero)
+			if (j == p->zero)
 				y = 1;
 			if (isfinite(y))
-				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, p.v[j].value, y, y, y);
+				fprintf(f, "%zu \"%s\" %.6f %.6f %.6f\n", k, p->v[j].value, y, y, y);
 		}
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
-static int plot_speedups(const struct verdict *v, char *msg, size_t msglen)
+static int plot_speedups(const struct run_result *v, char *msg, size_t msglen)
 {
 	for (int i = 0; i < v->nq; i++) {
-		const struct verdict_query *q = &v->q[i];
+		const struct run_query *q = &v->q[i];
 		char dat[PATH_MAX + 64], base[PATH_MAX + 64], log[PATH_MAX + 16], title[128];
 		char *args[] = { dat, base, title, "effective_io_concurrency",
 				 "speedup against 0 (bars: the observed one's interval)", NULL };
@@ -90,7 +90,7 @@ static int plot_speedups(const struct verdict *v, char *msg, size_t msglen)
 	return 0;
 }
 
-static int plot_device(const struct verdict *v, char *msg, size_t msglen)
+static int plot_device(const struct run_result *v, char *msg, size_t msglen)
 {
 	const json_t *e = json_array_get(json_object_get(v->device_curve, "engines"), 0);
 	char dat[PATH_MAX + 16], base[PATH_MAX + 16], log[PATH_MAX + 16], knee[32];
@@ -111,7 +111,7 @@ static int plot_device(const struct verdict *v, char *msg, size_t msglen)
 	fprintf(f, "# eicbench run: the device's curve: depth, IOPS, p99 latency in µs\n");
 	json_array_foreach(v->device_points, i, p)
 		fprintf(f, "%lld %.1f %.1f\n", json_integer_value(json_object_get(p, "depth")),
-			report_num_at(p, "iops"), report_num_at(p, "lat_ns.p99") / 1e3);
+			record_num_at(p, "iops"), record_num_at(p, "lat_ns.p99") / 1e3);
 	if (fclose(f) != 0)
 		return snprintf(msg, msglen, "cannot write %.900s", dat), -EIO;
 	return plot_run("plot-device.gp", args, log, msg, msglen);
@@ -138,7 +138,7 @@ static int write_doc(const struct doc *d, const char *dir, const char *file,
 
 /* Each query's replay trials beside its query trials (prediction_json), as
  * "replay" of the verdict's JSON, when any sweep ran them. */
-static void add_replay_json(const struct verdict *v, json_t *j)
+static void add_replay_json(const struct run_result *v, json_t *j)
 {
 	json_t *rp = json_object();
 
@@ -151,9 +151,10 @@ static void add_replay_json(const struct verdict *v, json_t *j)
 		json_decref(rp);
 }
 
-static int write_all(struct verdict *v, struct doc *d, int plot, char *note, size_t notelen,
+static int write_all(const struct judgement *j, struct doc *d, int plot, char *note, size_t notelen,
 		     char *err, size_t errlen)
 {
+	const struct run_result *v = &j->run;
 	char msg[1024] = "";
 	int p = 1, ret;
 
@@ -165,7 +166,7 @@ static int write_all(struct verdict *v, struct doc *d, int plot, char *note, siz
 	}
 	snprintf(note, notelen, "%s%s", p == 0 ? "plots made" : p == 1 ? "plots skipped: " : "plots failed: ",
 		 p == 0 ? "" : msg);
-	verdict_document(v, d);
+	verdict_document(j, d);
 	ret = write_doc(d, v->dir, VERDICT_MD, md_of, err, errlen);
 	if (ret == 0)
 		ret = write_doc(d, v->dir, VERDICT_HTML, html_of, err, errlen);
@@ -175,12 +176,12 @@ static int write_all(struct verdict *v, struct doc *d, int plot, char *note, siz
 int verdict_render(const char *dir, enum report_format format, int plot, FILE *out,
 		   char *note, size_t notelen, char *err, size_t errlen)
 {
-	struct verdict v;
+	struct judgement *j = calloc(1, sizeof(*j));
 	struct doc d = { 0 };
-	int ret = verdict_load(dir, &v, err, errlen);
+	int ret = j ? judge_run(dir, j, err, errlen) : -ENOMEM;
 
 	if (ret == 0)
-		ret = write_all(&v, &d, plot, note, notelen, err, errlen);
+		ret = write_all(j, &d, plot, note, notelen, err, errlen);
 	if (ret == 0) {
 		switch (format) {
 		case REPORT_MARKDOWN:
@@ -190,16 +191,15 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 			ret = html_of(&d, out);
 			break;
 		case REPORT_JSON: {
-			struct regret g;
-			json_t *j = verdict_regret(&v, &g, err, errlen) == 0 ? verdict_box_json(&v, &g) : NULL;
+			json_t *o = j->decided ? verdict_box_json(&j->run, &j->storage) : NULL;
 
-			if (j)
-				add_replay_json(&v, j);
-
-			regret_free(&g);
-			ret = j && json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : j ? -ENOMEM : -EINVAL;
+			if (o)
+				add_replay_json(&j->run, o);
+			else
+				snprintf(err, errlen, "%s", j->why_none);
+			ret = o && json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : o ? -ENOMEM : -EINVAL;
 			fputc('\n', out);
-			json_decref(j);
+			json_decref(o);
 			break;
 		}
 		case REPORT_CSV:
@@ -211,12 +211,8 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 		}
 	}
 	doc_free(&d);
-	verdict_free(&v);
+	if (j)
+		judge_free(j);
+	free(j);
 	return ret;
-}
-
-int verdict_folder(const char *dir, FILE *out, char *note, size_t notelen,
-		   char *err, size_t errlen)
-{
-	return verdict_render(dir, REPORT_TEXT, 1, out, note, notelen, err, errlen);
 }

@@ -1,6 +1,6 @@
 /*
  * race: the racing rule applied between rounds; see race.h. The decision
- * is the report's (bench/report/regret.h), made from the records as they
+ * is the report's (bench/judge/regret.h), made from the records as they
  * are on disk, so what the runner drops is what the report says.
  */
 #include "bench/sweep/race.h"
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bench/record/record.h"
-#include "bench/report/regret.h"
+#include "bench/judge/regret.h"
 #include "bench/sweep/runner.h"
 
 static json_t *racing(struct runner *r)
@@ -135,20 +135,20 @@ void race_stopped(struct runner *r, const char *why)
 }
 
 /* The peers' reports and this sweep's, loaded; N of them. */
-static int load_all(struct runner *r, struct report *reps, const char **names, size_t *n,
+static int load_all(struct runner *r, struct sweep_result *reps, const char **names, size_t *n,
 		    char *err, size_t errlen)
 {
 	int ret = 0;
 
 	*n = 0;
 	for (int i = 0; ret == 0 && i < r->cfg.npeers && *n < DECISION_MAX_QUERIES - 1; i++) {
-		ret = report_load(r->cfg.peers[i], &reps[*n], err, errlen);
+		ret = result_load(r->cfg.peers[i], &reps[*n], err, errlen);
 		if (ret == 0)
 			names[*n] = reps[*n].nqueries ? reps[*n].queries[0] : r->cfg.peers[i];
 		(*n) += ret == 0;
 	}
 	if (ret == 0) {
-		ret = report_load(r->dir, &reps[*n], err, errlen);
+		ret = result_load(r->dir, &reps[*n], err, errlen);
 		if (ret == 0)
 			names[*n] = reps[*n].nqueries ? reps[*n].queries[0] : "this sweep";
 		(*n) += ret == 0;
@@ -240,8 +240,8 @@ static size_t neighbours(struct runner *r, const struct regret *g, int *join, in
 int race_after_round(struct runner *r, int *decided, int *flagged, int *join, size_t *njoin, int *leader,
 		     char *err, size_t errlen)
 {
-	struct report reps[DECISION_MAX_QUERIES];
-	const struct report *rp[DECISION_MAX_QUERIES];
+	struct sweep_result reps[DECISION_MAX_QUERIES];
+	const struct sweep_result *rp[DECISION_MAX_QUERIES];
 	const char *names[DECISION_MAX_QUERIES];
 	size_t series[DECISION_MAX_QUERIES] = { 0 }, n = 0, by[DECISION_MAX_VALUES];
 	enum decision_drop why[DECISION_MAX_VALUES];
@@ -285,7 +285,7 @@ int race_after_round(struct runner *r, int *decided, int *flagged, int *join, si
 	regret_free(g);
 	free(g);
 	for (size_t i = 0; i < n; i++)
-		report_free(&reps[i]);
+		result_free(&reps[i]);
 	return ret;
 }
 

@@ -2,7 +2,7 @@
  * race: racing between the rounds of a sweep, whatever its workload. After
  * each round from the third the sweep's records (and those of the sweeps
  * named as peers: the other queries of the same run) are decided
- * (bench/report/regret.h); values that can no longer be the answer leave
+ * (bench/judge/regret.h); values that can no longer be the answer leave
  * the plan, each with the round after which it left and why, written to
  * meta.json (plan.racing). Given a ladder of values (--refine), the
  * values next to the leading one on it join the grid after a round, each

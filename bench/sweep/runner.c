@@ -18,8 +18,8 @@
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/record/record.h"
-#include "bench/report/decision.h"
-#include "bench/report/report.h"
+#include "bench/judge/decision.h"
+#include "bench/judge/result.h"
 #include "bench/sweep/race.h"
 #include "bench/sweep/runner.h"
 #include "bench/sweep/runner_memory.h"
@@ -404,19 +404,19 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 /* Is every series separated? 1 yes, 0 no (with WHY), -errno. */
 static int separated(struct runner *r, char *why, size_t len)
 {
-	struct report rep;
+	struct sweep_result rep;
 	char err[1024];
-	int ret = report_load(r->dir, &rep, err, sizeof(err));
+	int ret = result_load(r->dir, &rep, err, sizeof(err));
 
 	if (ret == 0) {
-		ret = report_separated(&rep);
+		ret = result_separated(&rep);
 		for (size_t s = 0; !ret && s < rep.nseries; s++)
 			if (!rep.series[s].separated)
-				snprintf(why, len, rep.series[s].min_runs < REPORT_RUNS_FOR_95 ?
+				snprintf(why, len, rep.series[s].min_runs < RESULT_RUNS_FOR_95 ?
 					 "fewer than %d runs per value" : "every value's interval overlaps the fastest's",
-					 REPORT_RUNS_FOR_95);
+					 RESULT_RUNS_FOR_95);
 	}
-	report_free(&rep);
+	result_free(&rep);
 	return ret;
 }
 
@@ -626,8 +626,8 @@ static int setup(struct runner *r, int argc, char **argv, char *err, size_t errl
 	if (ret == 0 && r->resumed)
 		race_resume(r);
 	if (ret == 0 && r->cfg.race && !(r->cfg.margin > 0))
-		r->cfg.margin = report_num_at(r->meta, "plan.racing.margin") > 0 ?
-				report_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
+		r->cfg.margin = record_num_at(r->meta, "plan.racing.margin") > 0 ?
+				record_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
 	if (ret == 0)
 		ret = race_init(r, err, errlen);
 	return ret;

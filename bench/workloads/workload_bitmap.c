@@ -16,7 +16,7 @@
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/record/figures.h"
-#include "bench/report/report.h"
+#include "bench/record/record_path.h"
 #include "bench/sweep/runner.h"
 #include "bench/workloads/bitmap_figures.h"
 #include "io/clock.h"
@@ -401,7 +401,7 @@ static int check_record(struct runner *r, json_t *rec)
 static void say(const struct runner *r, const json_t *rec, char *buf, size_t len)
 {
 	const json_t *ex = json_object_get(rec, "explain");
-	double heap = report_num_at(ex, "bitmap.heap_phase.total_ms");
+	double heap = record_num_at(ex, "bitmap.heap_phase.total_ms");
 
 	(void)r;
 	snprintf(buf, len, "%9.1f ms", json_real_value(json_object_get(ex, "execution_ms")));

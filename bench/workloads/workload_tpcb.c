@@ -16,7 +16,7 @@
 #include "bench/pg/sqltext.h"
 #include "bench/record/figures.h"
 #include "bench/record/record.h"
-#include "bench/report/report.h"
+#include "bench/record/record_path.h"
 #include "bench/sweep/runner.h"
 #include "io/clock.h"
 #include "io/file.h"
@@ -507,8 +507,8 @@ static int trial(struct runner *r, const struct sweep_trial *t, json_t *rec, cha
 static void say(const struct runner *r, const json_t *rec, char *buf, size_t len)
 {
 	(void)r;
-	snprintf(buf, len, "%8.0f tps  p99 %6.2f ms%s", report_num_at(rec, "tps"),
-		 report_num_at(rec, "tpcb.latency_ms.p99"),
+	snprintf(buf, len, "%8.0f tps  p99 %6.2f ms%s", record_num_at(rec, "tps"),
+		 record_num_at(rec, "tpcb.latency_ms.p99"),
 		 json_integer_value(json_object_get(rec, "warnings")) ? "  (warnings in the server log)" : "");
 }
 

@@ -1,11 +1,12 @@
 # The layer check (scripts/check-layers.sh) on the real tree, and on copies
-# of it with a deliberately wrong include and a two-file loop planted: it
-# must pass the first and fail the others, naming the file and the line.
+# of it with a deliberately wrong include, a call across the table with no
+# include to show it, and a two-file loop planted: it must pass the first
+# and fail the others, naming the file and the line or the call.
 . tests/it/lib.sh
-plan 6
+plan 8
 top=$(pwd)
 
-says "the tree follows the layer table, with no two-file loops" "^check-layers: [0-9]* includes in [0-9]* files follow the layer table; no two-file loops" sh scripts/check-layers.sh "$top"
+says "the tree follows the layer table, with no two-file loops" "^check-layers: [0-9]* includes in [0-9]* files follow the layer table; the calls of [0-9]* objects follow it too; no two-file loops" sh scripts/check-layers.sh "$top"
 
 # copy: the sources and objects of bench/ and io/, and the script, into $T/NAME
 copy() {
@@ -13,12 +14,12 @@ copy() {
 	(cd "$top" && tar cf - bench io scripts/check-layers.sh) | (cd "$T/$1" && tar xf -)
 }
 
-# A report including the server layer.
+# The statistics (io/) including the server layer.
 copy up
-line=$(grep -n '^#include "' "$T/up/bench/report/stats.c" | tail -n 1 | cut -d: -f1)
-sed -i "${line}a #include \"bench/pg/server.h\"" "$T/up/bench/report/stats.c"
-fails 1 "bench/report/stats.c:$((line + 1)): .*may not use bench/pg" \
-	"a report including bench/pg/server.h fails, naming the file and line" \
+line=$(grep -n '^#include "' "$T/up/io/stats.c" | tail -n 1 | cut -d: -f1)
+sed -i "${line}a #include \"bench/pg/server.h\"" "$T/up/io/stats.c"
+fails 1 "io/stats.c:$((line + 1)): .*may not use bench/pg" \
+	"io/stats.c including bench/pg/server.h fails, naming the file and line" \
 	sh "$T/up/scripts/check-layers.sh" "$T/up"
 
 # io including bench.
@@ -39,6 +40,19 @@ mkdir "$T/new/bench/misc"
 printf '#include "bench/misc/misc.h"\n' >"$T/new/bench/misc/misc.c"
 fails 1 "bench/misc/misc.c:1: folder bench/misc is not in the layer table" \
 	"a folder missing from the table fails" sh "$T/new/scripts/check-layers.sh" "$T/new"
+
+# A call with no include to show it: the runner calling the words (a
+# report function declared by hand), and the judge calling the runner.
+copy call
+printf 'const char *report_fmt_ms(char *buf, unsigned long len, double ms);\nconst char *planted_call(char *b) { return report_fmt_ms(b, 16, 1.0); }\n' >"$T/call/bench/sweep/planted.c"
+(cd "$T/call" && cc -c -o bench/sweep/planted.o bench/sweep/planted.c)
+fails 1 "bench/sweep/planted.c calls report_fmt_ms of bench/report/report_words.c: the layer bench/sweep may not use bench/report" \
+	"a call from the runner to the words fails, naming both files" sh "$T/call/scripts/check-layers.sh" "$T/call"
+copy call2
+printf 'int race_after_round(void);\nint planted_judge(void) { return race_after_round(); }\n' >"$T/call2/bench/judge/planted.c"
+(cd "$T/call2" && cc -c -o bench/judge/planted.o bench/judge/planted.c)
+fails 1 "bench/judge/planted.c calls race_after_round of bench/sweep/race.c: the layer bench/judge may not use bench/sweep" \
+	"a call from the judge to the runner fails" sh "$T/call2/scripts/check-layers.sh" "$T/call2"
 
 # Two files that use each other.
 copy loop

@@ -81,6 +81,11 @@ double decision_t(double level, double df);
 /* Decide from IN into OUT. 0, or -EINVAL (sizes out of range, margin <= 0). */
 int decision_make(const struct decision_input *in, struct decision *out);
 
+/* How many decisions this process has made (calls of decision_make): the
+ * judge makes them, the renderers only read them (tests/test_verdict.c
+ * counts them across a rendering). */
+unsigned long decision_count(void);
+
 /* Why a value left the race. */
 enum decision_drop {
 	DECISION_KEEP = 0,

@@ -3,7 +3,7 @@
  * value and round; the disturbance rule; the racing history from
  * meta.json. See regret.h.
  */
-#include "bench/report/regret.h"
+#include "bench/judge/regret.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,9 +22,9 @@ const char *regret_fmt_x(char *buf, size_t len, double x)
 	return buf;
 }
 
-double regret_margin_of(const struct report *r)
+double regret_margin_of(const struct sweep_result *r)
 {
-	double m = report_num_at(r->meta, "plan.racing.margin");
+	double m = record_num_at(r->meta, "plan.racing.margin");
 
 	return m > 0 ? m : DECISION_MARGIN;
 }
@@ -42,13 +42,13 @@ static size_t value_index(const struct regret *g, const char *value)
 /* The value index of trial T in column Q, or -1 when it does not count. */
 static size_t trial_value(const struct regret *g, size_t q, const json_t *t, size_t *grp)
 {
-	const struct report *r = g->reps[q];
-	size_t i = report_trial_group(r, t);
+	const struct sweep_result *r = g->reps[q];
+	size_t i = result_trial_group(r, t);
 
 	*grp = i;
-	if (i == REPORT_NONE || r->groups[i].series != g->series[q])
+	if (i == RESULT_NONE || r->groups[i].series != g->series[q])
 		return (size_t)-1;
-	return value_index(g, report_value(r, &r->groups[i], r->swept));
+	return value_index(g, result_value(r, &r->groups[i], r->swept));
 }
 
 static double *cell(const struct regret *g, double *ms, size_t q, size_t v, int round)
@@ -66,11 +66,11 @@ static double median(double *x, size_t n)
 /* The device's read wait per MiB read over the whole trial. */
 static double ms_per_mib(const json_t *t)
 {
-	double bytes = report_num_at(t, "disk.read_bytes");
+	double bytes = record_num_at(t, "disk.read_bytes");
 
 	if (!(bytes > 0))
 		return NAN;
-	return report_num_at(t, "disk.read_await_ms") * report_num_at(t, "disk.reads") / (bytes / 1048576);
+	return record_num_at(t, "disk.read_await_ms") * record_num_at(t, "disk.reads") / (bytes / 1048576);
 }
 
 static void flag(struct regret *g, size_t q, size_t v, int round, const char *fmt, double a, double b)
@@ -90,7 +90,7 @@ static void flag(struct regret *g, size_t q, size_t v, int round, const char *fm
 /* The series' index-phase median (13-17), and the value's ms per MiB median. */
 static void disturbances(struct regret *g, size_t q)
 {
-	const struct report *r = g->reps[q];
+	const struct sweep_result *r = g->reps[q];
 	size_t n = json_array_size(r->trials), k = 0, grp;
 	double *x = malloc((n + 1) * sizeof(*x)), index_med;
 	int index_rule = r->version_num >= 130000 && r->version_num < 180000;
@@ -100,20 +100,20 @@ static void disturbances(struct regret *g, size_t q)
 	if (!x)
 		return;
 	json_array_foreach(r->trials, i, t)
-		if (trial_value(g, q, t, &grp) != (size_t)-1 && isfinite(report_num_at(t, INDEX_MS)))
-			x[k++] = report_num_at(t, INDEX_MS);
+		if (trial_value(g, q, t, &grp) != (size_t)-1 && isfinite(record_num_at(t, INDEX_MS)))
+			x[k++] = record_num_at(t, INDEX_MS);
 	index_med = median(x, k);
 	json_array_foreach(r->trials, i, t) {
 		size_t v = trial_value(g, q, t, &grp), m = 0, j;
 		int round = (int)json_integer_value(json_object_get(t, "round"));
 		const json_t *o;
-		double own = ms_per_mib(t), steal = report_num_at(t, "cpu.steal_pct");
+		double own = ms_per_mib(t), steal = record_num_at(t, "cpu.steal_pct");
 
 		if (v == (size_t)-1 || round < 1)
 			continue;
-		if (index_rule && report_num_at(t, INDEX_MS) > REGRET_INDEX_X * index_med)
+		if (index_rule && record_num_at(t, INDEX_MS) > REGRET_INDEX_X * index_med)
 			flag(g, q, v, round, "its index phase took %.0f ms, %.2fx the series' median %.0f ms",
-			     report_num_at(t, INDEX_MS), index_med);
+			     record_num_at(t, INDEX_MS), index_med);
 		if (steal > REGRET_STEAL_PCT)
 			flag(g, q, v, round, "steal time was %.1f%% of the CPUs, %.1fx the rule's %.0f%%",
 			     steal, REGRET_STEAL_PCT);
@@ -144,7 +144,7 @@ static int lost_to_flags(const struct regret *g)
 
 static int fill(struct regret *g, size_t q)
 {
-	const struct report *r = g->reps[q];
+	const struct sweep_result *r = g->reps[q];
 	const json_t *t;
 	size_t i, grp;
 
@@ -154,8 +154,8 @@ static int fill(struct regret *g, size_t q)
 
 		if (v == (size_t)-1 || round < 1 || (size_t)round > g->in.nrounds)
 			continue;
-		*cell(g, g->ms_all, q, v, round) = report_trial_ms(r, t);
-		*cell(g, g->ms, q, v, round) = report_trial_ms(r, t);
+		*cell(g, g->ms_all, q, v, round) = result_trial_ms(r, t);
+		*cell(g, g->ms, q, v, round) = result_trial_ms(r, t);
 	}
 	for (i = 0; i < g->nflags; i++)
 		if (g->flags[i].q == q)
@@ -164,7 +164,7 @@ static int fill(struct regret *g, size_t q)
 }
 
 /* plan.racing's LIST ("dropped", "joined") into TO, *N of them. */
-static void read_history(struct regret_drop *to, size_t *n, const struct report *r, const char *list,
+static void read_history(struct regret_drop *to, size_t *n, const struct sweep_result *r, const char *list,
 			 const char *query)
 {
 	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), list), *o;
@@ -176,14 +176,14 @@ static void read_history(struct regret_drop *to, size_t *n, const struct report 
 		if (*n == REGRET_MAX_DROPS)
 			break;
 		d = &to[(*n)++];
-		snprintf(d->value, sizeof(d->value), "%s", report_str_at(o, "value", NULL) ?: "?");
+		snprintf(d->value, sizeof(d->value), "%s", record_str_at(o, "value", NULL) ?: "?");
 		snprintf(d->query, sizeof(d->query), "%s", query);
 		d->after_round = (int)json_integer_value(json_object_get(o, "after_round"));
-		snprintf(d->why, sizeof(d->why), "%s", report_str_at(o, "why", NULL) ?: "");
+		snprintf(d->why, sizeof(d->why), "%s", record_str_at(o, "why", NULL) ?: "");
 	}
 }
 
-static void read_ladder(struct regret *g, const struct report *r)
+static void read_ladder(struct regret *g, const struct sweep_result *r)
 {
 	const json_t *a = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "racing"), "refine"), *o;
 	size_t i, used = 0;
@@ -195,27 +195,27 @@ static void read_ladder(struct regret *g, const struct report *r)
 						 (long long)json_integer_value(o));
 }
 
-static int max_round(const struct report *r)
+static int max_round(const struct sweep_result *r)
 {
 	const json_t *t;
 	size_t i;
 	int m = 0;
 
 	json_array_foreach(r->trials, i, t)
-		if (!report_trial_priming(t) && json_integer_value(json_object_get(t, "round")) > m)
+		if (!result_trial_priming(t) && json_integer_value(json_object_get(t, "round")) > m)
 			m = (int)json_integer_value(json_object_get(t, "round"));
 	return m;
 }
 
-static void set_values(struct regret *g, const struct report *r, size_t series)
+static void set_values(struct regret *g, const struct sweep_result *r, size_t series)
 {
 	size_t idx[DECISION_MAX_VALUES * 4 + 1], n;
 
 	if (r->ngroups > DECISION_MAX_VALUES * 4)
 		return;
-	n = report_series_groups(r, series, idx);
+	n = result_series_groups(r, series, idx);
 	for (size_t k = 0; k < n && g->in.nvalues < DECISION_MAX_VALUES; k++) {
-		const char *v = report_value(r, &r->groups[idx[k]], r->swept);
+		const char *v = result_value(r, &r->groups[idx[k]], r->swept);
 
 		if (value_index(g, v) != (size_t)-1)
 			continue;
@@ -225,7 +225,7 @@ static void set_values(struct regret *g, const struct report *r, size_t series)
 	}
 }
 
-int regret_build(const struct report *const *reps, const size_t *series, const char *const *names,
+int regret_build(const struct sweep_result *const *reps, const size_t *series, const char *const *names,
 		 size_t n, double margin, struct regret *g, char *err, size_t errlen)
 {
 	size_t cells;
@@ -233,7 +233,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 
 	memset(g, 0, sizeof(*g));
 	if (!n || n > DECISION_MAX_QUERIES)
-		return report_bad(err, errlen, "the decision takes 1 to %d queries, not %zu", DECISION_MAX_QUERIES, n);
+		return result_bad(err, errlen, "the decision takes 1 to %d queries, not %zu", DECISION_MAX_QUERIES, n);
 	set_values(g, reps[0], series[0]);
 	for (size_t q = 0; q < n; q++) {
 		g->reps[q] = reps[q];
@@ -254,7 +254,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);
 	g->in.margin = margin;
 	if (g->in.nrounds > DECISION_MAX_ROUNDS)
-		return report_bad(err, errlen, "%d rounds: the decision takes at most %d", g->rounds, DECISION_MAX_ROUNDS);
+		return result_bad(err, errlen, "%d rounds: the decision takes at most %d", g->rounds, DECISION_MAX_ROUNDS);
 	cells = n * g->in.nvalues * g->in.nrounds;
 	g->ms = malloc((cells + 1) * sizeof(double));
 	g->ms_all = malloc((cells + 1) * sizeof(double));
@@ -279,7 +279,7 @@ int regret_build(const struct report *const *reps, const size_t *series, const c
 	if (ret == 0)
 		ret = decision_make(&g->in, &g->d);
 	if (ret < 0)
-		return report_bad(err, errlen, "no decision: %zu values, %zu rounds, margin %g", g->in.nvalues,
+		return result_bad(err, errlen, "no decision: %zu values, %zu rounds, margin %g", g->in.nvalues,
 				  g->in.nrounds, margin);
 	if (g->nflags && g->d_all.answer != (size_t)-1 && lost_to_flags(g)) {
 		g->d = g->d_all;	/* left out, the flagged runs left no answer or a value uncompared: kept, and said */

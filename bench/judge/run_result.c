@@ -4,7 +4,7 @@
  * verdict_regret's (verdict_box.c); the words are in verdict_doc.c and
  * prediction_doc.c.
  */
-#include "bench/report/verdict.h"
+#include "bench/judge/run_result.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include "bench/record/record.h"
 
-static void note_missing(struct verdict *v, const char *what, const char *why)
+static void note_missing(struct run_result *v, const char *what, const char *why)
 {
 	size_t used = strlen(v->missing);
 
@@ -29,7 +29,7 @@ static json_t *load_json(const char *dir, const char *sub, const char *file)
 }
 
 /* points.jsonl of DIR/SUB as an array, torn last line left out; NULL if none. */
-static json_t *load_points(struct verdict *v, const char *sub)
+static json_t *load_points(struct run_result *v, const char *sub)
 {
 	char path[PATH_MAX * 2], err[512];
 	json_t *a = NULL;
@@ -43,9 +43,9 @@ static json_t *load_points(struct verdict *v, const char *sub)
 	return a;
 }
 
-static void load_query(struct verdict *v, const char *name, const char *sub)
+static void load_query(struct run_result *v, const char *name, const char *sub)
 {
-	struct verdict_query *q = &v->q[v->nq];
+	struct run_query *q = &v->q[v->nq];
 	const char *rsub = json_string_value(json_object_get(json_object_get(v->meta, "replays"), name));
 	char err[1024];
 
@@ -54,7 +54,7 @@ static void load_query(struct verdict *v, const char *name, const char *sub)
 	q->name = name;
 	snprintf(tmp, sizeof(tmp), "%s/%.70s", v->dir, sub);
 	memcpy(q->sweep_dir, tmp, sizeof(tmp));
-	if (report_load(q->sweep_dir, &q->rep, err, sizeof(err)) == 0) {
+	if (result_load(q->sweep_dir, &q->rep, err, sizeof(err)) == 0) {
 		q->have_rep = 1;
 		q->rep.per_query = 1;
 	}
@@ -67,7 +67,7 @@ static void load_query(struct verdict *v, const char *name, const char *sub)
 	v->nq++;
 }
 
-int verdict_load(const char *dir, struct verdict *v, char *err, size_t errlen)
+int run_result_load(const char *dir, struct run_result *v, char *err, size_t errlen)
 {
 	const char *cmd, *name, *dev, *cc;
 	json_t *sub;
@@ -82,7 +82,7 @@ int verdict_load(const char *dir, struct verdict *v, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	json_object_foreach(json_object_get(v->meta, "sweeps"), name, sub)
-		if (json_is_string(sub) && v->nq < REPORT_MAX_QUERIES)
+		if (json_is_string(sub) && v->nq < RESULT_MAX_QUERIES)
 			load_query(v, name, json_string_value(sub));
 	for (int i = 0; i < v->nq; i++)
 		have += v->q[i].have_rep;
@@ -105,10 +105,10 @@ int verdict_load(const char *dir, struct verdict *v, char *err, size_t errlen)
 	return 0;
 }
 
-void verdict_free(struct verdict *v)
+void run_result_free(struct run_result *v)
 {
 	for (int i = 0; i < v->nq; i++) {
-		report_free(&v->q[i].rep);
+		result_free(&v->q[i].rep);
 	}
 	json_decref(v->meta);
 	json_decref(v->device_points);
@@ -116,19 +116,4 @@ void verdict_free(struct verdict *v)
 	json_decref(v->device_seq);
 	json_decref(v->cachecheck);
 	memset(v, 0, sizeof(*v));
-}
-
-static const struct report_group *group_of(const struct report *r, const char *value)
-{
-	size_t g;
-
-	if (!r->nseries)
-		return NULL;
-	g = report_find(r, &r->groups[r->series[0].first], value);
-	return g == REPORT_NONE ? NULL : &r->groups[g];
-}
-
-const struct report_group *verdict_group(const struct verdict_query *q, const char *value)
-{
-	return q->have_rep ? group_of(&q->rep, value) : NULL;
 }

@@ -1,5 +1,5 @@
 /*
- * regret: the decision (bench/report/decision.h) made from sweep records.
+ * regret: the decision (bench/judge/decision.h) made from sweep records.
  * Each column is one series of a loaded sweep (a query, or a query with
  * other settings fixed): its trials by value and round, priming trials and
  * trials whose plan differed left out. A disturbance rule fixed in advance
@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "bench/report/decision.h"
-#include "bench/report/report.h"
+#include "bench/judge/decision.h"
+#include "bench/judge/result.h"
 
 #define REGRET_INDEX_X     1.5    /* an index phase this many times its median */
 #define REGRET_STEAL_PCT   10.0   /* steal time above this share of the CPUs */
@@ -60,7 +60,7 @@ struct regret {
 	unsigned char dropped[DECISION_MAX_VALUES];   /* left some sweep's race: counts as out */
 	char   values[DECISION_MAX_VALUES][32];
 	char   names[DECISION_MAX_QUERIES][96];
-	const struct report *reps[DECISION_MAX_QUERIES];
+	const struct sweep_result *reps[DECISION_MAX_QUERIES];
 	size_t series[DECISION_MAX_QUERIES];
 };
 
@@ -70,13 +70,13 @@ struct regret {
  * column's swept setting, by number. 0, -EINVAL with ERR, -ENOMEM. Free
  * with regret_free().
  */
-int regret_build(const struct report *const *reps, const size_t *series, const char *const *names,
+int regret_build(const struct sweep_result *const *reps, const size_t *series, const char *const *names,
 		 size_t n, double margin, struct regret *out, char *err, size_t errlen);
 void regret_free(struct regret *g);
 
 /* The margin a folder's records were run with (plan.racing.margin), else
  * DECISION_MARGIN. */
-double regret_margin_of(const struct report *r);
+double regret_margin_of(const struct sweep_result *r);
 
 /* "1.9x" style: a ratio as printed everywhere (2 decimals below 10). */
 const char *regret_fmt_x(char *buf, size_t len, double x);

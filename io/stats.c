@@ -6,9 +6,10 @@
  * for a median, percentile bootstrap for a ratio of medians (io/rng.h, so a
  * report renders the same figures every time).
  */
-#include "bench/report/stats.h"
+#include "io/stats.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,13 +175,59 @@ int stats_median_interval(const double *v, size_t n, double level,
 	return 0;
 }
 
+/*
+ * The K-th smallest of V[0..N), V reordered so that V[0..K) <= V[K]
+ * (Hoare's selection, linear on average: a resample of thousands of
+ * latencies is not sorted whole). No NaN in V.
+ */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (l < m) {
+		double x = v[k], t;
+		ptrdiff_t i = l, j = m;
+
+		do {
+			while (v[i] < x)
+				i++;
+			while (x < v[j])
+				j--;
+			if (i <= j) {
+				t = v[i], v[i] = v[j], v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			m = j;
+	}
+	return v[k];
+}
+
+/* The median of V[0..N) (reordered), as quantile_sorted(.., 0.5) gives it
+ * on the sorted values: the mean of the middle two when N is even. */
+static double median_in_place(double *v, size_t n)
+{
+	double hi = select_kth(v, n, n / 2), lo = hi;
+
+	if (n % 2 == 0) {
+		lo = v[0];                     /* the largest of the lower half */
+		for (size_t i = 1; i < n / 2; i++)
+			if (v[i] > lo)
+				lo = v[i];
+	}
+	return lo + 0.5 * (hi - lo);
+}
+
 /* The median of N draws with replacement from V, through BUF. */
 static double resample_median(const double *v, size_t n, struct rng *g, double *buf)
 {
 	for (size_t i = 0; i < n; i++)
 		buf[i] = v[rng_below(g, n)];
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return quantile_sorted(buf, n, 0.5);
+	return median_in_place(buf, n);
 }
 
 int stats_ratio_interval(const double *a, size_t na, const double *b, size_t nb,
@@ -195,6 +242,9 @@ int stats_ratio_interval(const double *a, size_t na, const double *b, size_t nb,
 	*ratio = NAN;
 	if (na == 0 || nb == 0 || resamples < 10 || !(level > 0 && level < 1))
 		return -EINVAL;
+	for (size_t i = 0; i < na || i < nb; i++)
+		if ((i < na && isnan(a[i])) || (i < nb && isnan(b[i])))
+			return -EINVAL;
 	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
 	r = malloc(m * sizeof(*r));
 	if (!buf || !r) {

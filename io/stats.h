@@ -4,8 +4,8 @@
  * statistics sort a private copy. Unit-free; an empty set has no statistics
  * (NAN, or -EINVAL from stats_summarize). NaN inputs sort last.
  */
-#ifndef BENCH_REPORT_STATS_H
-#define BENCH_REPORT_STATS_H
+#ifndef IO_STATS_H
+#define IO_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * is left out of the fit. Two values paired in no round (their runs there
  * left out) are compared by the model's round-adjusted means.
  */
-#include "bench/report/decision.h"
+#include "bench/judge/decision.h"
 
 #include <errno.h>
 #include <math.h>
@@ -353,11 +353,19 @@ static int at_a_price(const struct decision_input *in, struct decision *d, const
 	return 1;
 }
 
+static unsigned long made;
+
+unsigned long decision_count(void)
+{
+	return made;
+}
+
 int decision_make(const struct decision_input *in, struct decision *d)
 {
 	double limit = 1 + in->margin;
 	size_t ngood = 0, nbad = 0, ncomplete = 0;
 
+	made++;
 	memset(d, 0, sizeof(*d));
 	d->answer = NONE;
 	if (!in->nqueries || in->nqueries > DECISION_MAX_QUERIES || !in->nvalues ||

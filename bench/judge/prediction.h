@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/report/report.h"
+#include "bench/judge/result.h"
 
 #define PREDICTION_MAX_REQ_DIFF 0.10   /* requests differing by more: the replay is not used */
 #define PREDICTION_MAX_VALUES   64
@@ -81,13 +81,13 @@ struct prediction_value {
 struct prediction {
 	size_t nvalues;
 	struct prediction_value v[PREDICTION_MAX_VALUES];
-	size_t zero;                   /* index of value 0 in v, or REPORT_NONE */
+	size_t zero;                   /* index of value 0 in v, or RESULT_NONE */
 	size_t replays;                /* replay trials found */
 	const char *model;             /* "13-17" or "18" as the replays recorded, or NULL */
 };
 
 /* The prediction for series S of R. 0, or -ENOENT when R holds no replay trials. */
-int prediction_build(const struct report *r, size_t series, struct prediction *out);
+int prediction_build(const struct sweep_result *r, size_t series, struct prediction *out);
 
 /* The change of value I against 0, split: D->total_ms = cpu + runqueue + wait. */
 void prediction_change(const struct prediction *p, size_t i, struct prediction_split *d);

@@ -14,16 +14,16 @@
 #include <unistd.h>
 
 #include "bench/record/record.h"
-#include "bench/report/decision.h"
-#include "bench/report/report.h"
-#include "bench/report/stats.h"
+#include "bench/judge/decision.h"
+#include "bench/judge/result.h"
+#include "io/stats.h"
 
 #define EIC "effective_io_concurrency"
 #define EXEC_MS "explain.execution_ms"
 #define HEAP_MS "explain.bitmap.heap_phase.total_ms"
 #define INDEX_MS "explain.bitmap.index_phase.total_ms"
 
-int report_bad(char *err, size_t errlen, const char *fmt, ...)
+int result_bad(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -33,50 +33,22 @@ int report_bad(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-double report_num_at(const json_t *obj, const char *path)
+const char *result_server_setting(const struct sweep_result *r, const char *name)
 {
-	char part[64];
-
-	while (json_is_object(obj)) {
-		size_t n = strcspn(path, ".");
-
-		if (n >= sizeof(part))
-			return NAN;
-		memcpy(part, path, n);
-		part[n] = '\0';
-		obj = json_object_get(obj, part);
-		if (path[n] != '.')
-			return json_is_number(obj) ? json_number_value(obj) : NAN;
-		path += n + 1;
-	}
-	return NAN;
+	return record_str_at(json_object_get(r->meta, "server"), "settings", name);
 }
 
-const char *report_str_at(const json_t *obj, const char *a, const char *b)
-{
-	const json_t *v = json_object_get(obj, a);
-
-	if (b)
-		v = json_object_get(v, b);
-	return json_string_value(v);
-}
-
-const char *report_server_setting(const struct report *r, const char *name)
-{
-	return report_str_at(json_object_get(r->meta, "server"), "settings", name);
-}
-
-const char *report_group_setting(const struct report *r, const struct report_group *g, const char *name)
+const char *result_group_setting(const struct sweep_result *r, const struct result_group *g, const char *name)
 {
 	for (size_t i = 0; i < r->nsettings; i++)
 		if (!strcmp(r->settings[i].name, name))
 			return r->settings[i].values[g->value[i]];
-	return report_server_setting(r, name);
+	return result_server_setting(r, name);
 }
 
 /* ---- meta.json ---- */
 
-static int load_meta(const char *dir, struct report *r, char *err, size_t errlen)
+static int load_meta(const char *dir, struct sweep_result *r, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	json_error_t jerr;
@@ -90,17 +62,17 @@ static int load_meta(const char *dir, struct report *r, char *err, size_t errlen
 	}
 	r->meta = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!r->meta)
-		return report_bad(err, errlen, "%s line %d: not valid JSON: %s", path, jerr.line, jerr.text);
+		return result_bad(err, errlen, "%s line %d: not valid JSON: %s", path, jerr.line, jerr.text);
 	if (!json_is_object(r->meta))
-		return report_bad(err, errlen, "%s: must hold a JSON object", path);
-	cmd = report_str_at(r->meta, "command", NULL);
+		return result_bad(err, errlen, "%s: must hold a JSON object", path);
+	cmd = record_str_at(r->meta, "command", NULL);
 	if (!cmd || strcmp(cmd, "sweep"))
-		return report_bad(err, errlen, "%s holds the records of '%s', not of a sweep; "
+		return result_bad(err, errlen, "%s holds the records of '%s', not of a sweep; "
 				  "report reads folders written by eicbench sweep (meta.json \"command\": \"sweep\")",
 				  dir, cmd ? cmd : "(no command)");
-	r->version_num = (long)report_num_at(r->meta, "server.version_num");
-	r->margin = report_num_at(r->meta, "plan.racing.margin") > 0 ?
-		    report_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
+	r->version_num = (long)record_num_at(r->meta, "server.version_num");
+	r->margin = record_num_at(r->meta, "plan.racing.margin") > 0 ?
+		    record_num_at(r->meta, "plan.racing.margin") : DECISION_MARGIN;
 	return 0;
 }
 
@@ -114,7 +86,7 @@ static double parse_num(const char *s)
 	return end == s || *end || errno ? NAN : v;
 }
 
-static int load_setting(struct report_setting *s, const char *name, const json_t *vals,
+static int load_setting(struct result_setting *s, const char *name, const json_t *vals,
 			char *err, size_t errlen)
 {
 	const json_t *v;
@@ -122,14 +94,14 @@ static int load_setting(struct report_setting *s, const char *name, const json_t
 
 	s->name = name;
 	if (!json_is_array(vals) || json_array_size(vals) == 0)
-		return report_bad(err, errlen, "meta.json plan.grid.%s: need a non-empty array of values", name);
+		return result_bad(err, errlen, "meta.json plan.grid.%s: need a non-empty array of values", name);
 	s->values = calloc(json_array_size(vals), sizeof(*s->values));
 	s->num = calloc(json_array_size(vals), sizeof(*s->num));
 	if (!s->values || !s->num)
 		return -ENOMEM;
 	json_array_foreach(vals, i, v) {
 		if (!json_is_string(v))
-			return report_bad(err, errlen, "meta.json plan.grid.%s[%zu]: values must be strings", name, i);
+			return result_bad(err, errlen, "meta.json plan.grid.%s[%zu]: values must be strings", name, i);
 		s->values[i] = json_string_value(v);
 		s->num[i] = parse_num(s->values[i]);
 	}
@@ -137,14 +109,14 @@ static int load_setting(struct report_setting *s, const char *name, const json_t
 	return 0;
 }
 
-static int add_setting(struct report *r, const char *name, const json_t *vals,
+static int add_setting(struct sweep_result *r, const char *name, const json_t *vals,
 		       char *err, size_t errlen)
 {
 	int ret;
 
-	if (!name || r->nsettings == REPORT_MAX_SETTINGS)
-		return report_bad(err, errlen, "meta.json plan.grid_order: need 1 to %d setting names",
-				  REPORT_MAX_SETTINGS);
+	if (!name || r->nsettings == RESULT_MAX_SETTINGS)
+		return result_bad(err, errlen, "meta.json plan.grid_order: need 1 to %d setting names",
+				  RESULT_MAX_SETTINGS);
 	ret = load_setting(&r->settings[r->nsettings], name, vals, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -157,7 +129,7 @@ static int add_setting(struct report *r, const char *name, const json_t *vals,
 }
 
 /* plan.grid in the order of plan.grid_order, else in the object's order. */
-static int load_grid(struct report *r, char *err, size_t errlen)
+static int load_grid(struct sweep_result *r, char *err, size_t errlen)
 {
 	const json_t *plan = json_object_get(r->meta, "plan");
 	const json_t *grid = json_object_get(plan, "grid"), *order = json_object_get(plan, "grid_order");
@@ -167,8 +139,8 @@ static int load_grid(struct report *r, char *err, size_t errlen)
 	int ret = 0;
 
 	if (!json_is_object(grid) || json_object_size(grid) == 0)
-		return report_bad(err, errlen, "meta.json plan.grid: need an object of 1 to %d settings, each an array of values",
-				  REPORT_MAX_SETTINGS);
+		return result_bad(err, errlen, "meta.json plan.grid: need an object of 1 to %d settings, each an array of values",
+				  RESULT_MAX_SETTINGS);
 	if (json_is_array(order))
 		json_array_foreach(order, i, v) {
 			name = json_string_value(v);
@@ -180,7 +152,7 @@ static int load_grid(struct report *r, char *err, size_t errlen)
 			if (ret == 0)
 				ret = add_setting(r, name, v, err, errlen);
 	if (ret == 0 && r->nsettings == 0)
-		ret = report_bad(err, errlen, "meta.json plan.grid_order: no settings");
+		ret = result_bad(err, errlen, "meta.json plan.grid_order: no settings");
 	if (!r->swept_is_eic && r->nsettings)
 		r->swept = r->nsettings - 1;
 	return ret;
@@ -188,52 +160,52 @@ static int load_grid(struct report *r, char *err, size_t errlen)
 
 /* ---- trials into groups ---- */
 
-/* Index of query NAME, added when new; REPORT_NONE when there are too many. */
-static size_t query_index(struct report *r, const char *name)
+/* Index of query NAME, added when new; RESULT_NONE when there are too many. */
+static size_t query_index(struct sweep_result *r, const char *name)
 {
 	for (size_t i = 0; i < r->nqueries; i++)
 		if (!strcmp(r->queries[i], name))
 			return i;
-	if (r->nqueries == REPORT_MAX_QUERIES)
-		return REPORT_NONE;
+	if (r->nqueries == RESULT_MAX_QUERIES)
+		return RESULT_NONE;
 	r->queries[r->nqueries] = name;
 	return r->nqueries++;
 }
 
 /* The combination of record T's settings and query as one number (query
- * slowest, then the grid order); REPORT_NONE for a value outside the grid. */
-static size_t settings_key(struct report *r, const json_t *t)
+ * slowest, then the grid order); RESULT_NONE for a value outside the grid. */
+static size_t settings_key(struct sweep_result *r, const json_t *t)
 {
 	const json_t *set = json_object_get(t, "settings");
-	const char *q = report_str_at(t, "query", NULL);
+	const char *q = record_str_at(t, "query", NULL);
 	size_t key, s, i;
 
 	key = query_index(r, q ? q : r->nqueries ? r->queries[0] : "");
-	for (s = 0; key != REPORT_NONE && s < r->nsettings; s++) {
+	for (s = 0; key != RESULT_NONE && s < r->nsettings; s++) {
 		const char *v = json_string_value(json_object_get(set, r->settings[s].name));
 
 		for (i = 0; v && i < r->settings[s].nvalues; i++)
 			if (!strcmp(v, r->settings[s].values[i]))
 				break;
 		if (!v || i == r->settings[s].nvalues)
-			return REPORT_NONE;
+			return RESULT_NONE;
 		key = key * r->settings[s].nvalues + i;
 	}
 	return key;
 }
 
-/* The combination of trial T; REPORT_NONE when it primed, has no time, its
+/* The combination of trial T; RESULT_NONE when it primed, has no time, its
  * plan differed or a value is outside the grid. */
-static size_t trial_key(struct report *r, const json_t *t)
+static size_t trial_key(struct sweep_result *r, const json_t *t)
 {
-	if (report_trial_priming(t) || isnan(report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
-		return REPORT_NONE;
+	if (result_trial_priming(t) || isnan(record_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS)))
+		return RESULT_NONE;
 	if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
-		return REPORT_NONE;
+		return RESULT_NONE;
 	return settings_key(r, t);
 }
 
-static void key_to_group(const struct report *r, size_t key, struct report_group *g)
+static void key_to_group(const struct sweep_result *r, size_t key, struct result_group *g)
 {
 	for (size_t s = r->nsettings; s-- > 0;) {
 		g->value[s] = key % r->settings[s].nvalues;
@@ -247,29 +219,29 @@ static const struct figure {
 	size_t offset;
 	double scale;
 } figures[] = {
-	{ "explain.io_read_ms", offsetof(struct report_group, io_read_ms), 1 },
-	{ "disk.avg_queue_depth", offsetof(struct report_group, queue_depth), 1 },
-	{ "disk.avg_read_kib", offsetof(struct report_group, avg_req_kib), 1 },
-	{ "disk.read_await_ms", offsetof(struct report_group, await_ms), 1 },
-	{ "backend.cpu_share", offsetof(struct report_group, cpu_share), 1 },
-	{ "disk.read_bytes", offsetof(struct report_group, read_mib), 1.0 / 1048576 },
-	{ INDEX_MS, offsetof(struct report_group, index_ms), 1 },
-	{ "explain.bitmap.other_ms", offsetof(struct report_group, other_ms), 1 },
-	{ "explain.bitmap.heap_phase.io_read_ms", offsetof(struct report_group, heap_io_read_ms), 1 },
-	{ "phases.heap.disk.avg_queue_depth", offsetof(struct report_group, heap_queue_depth), 1 },
-	{ "phases.heap.disk.avg_read_kib", offsetof(struct report_group, heap_req_kib), 1 },
-	{ "phases.heap.disk.read_await_ms", offsetof(struct report_group, heap_await_ms), 1 },
-	{ "phases.heap.disk.read_bytes", offsetof(struct report_group, heap_read_mib), 1.0 / 1048576 },
-	{ "phases.heap.backend.cpu_share", offsetof(struct report_group, heap_cpu_share), 1 },
-	{ "phases.heap.aios.in_flight_mean", offsetof(struct report_group, heap_aio_in_flight), 1 },
-	{ "phases.heap.backend.runqueue_s", offsetof(struct report_group, heap_runqueue_s), 1 },
-	{ "phases.heap.cpu.steal_pct", offsetof(struct report_group, heap_steal_pct), 1 },
-	{ "phases.index.disk.read_bytes", offsetof(struct report_group, index_read_mib), 1.0 / 1048576 },
-	{ "phases.index.disk.avg_read_kib", offsetof(struct report_group, index_req_kib), 1 },
-	{ "phases.index.backend.cpu_share", offsetof(struct report_group, index_cpu_share), 1 },
-	{ "explain.bitmap.exact_heap_blocks", offsetof(struct report_group, exact_blocks), 1 },
-	{ "explain.bitmap.lossy_heap_blocks", offsetof(struct report_group, lossy_blocks), 1 },
-	{ "explain.top_rows", offsetof(struct report_group, rows), 1 },
+	{ "explain.io_read_ms", offsetof(struct result_group, io_read_ms), 1 },
+	{ "disk.avg_queue_depth", offsetof(struct result_group, queue_depth), 1 },
+	{ "disk.avg_read_kib", offsetof(struct result_group, avg_req_kib), 1 },
+	{ "disk.read_await_ms", offsetof(struct result_group, await_ms), 1 },
+	{ "backend.cpu_share", offsetof(struct result_group, cpu_share), 1 },
+	{ "disk.read_bytes", offsetof(struct result_group, read_mib), 1.0 / 1048576 },
+	{ INDEX_MS, offsetof(struct result_group, index_ms), 1 },
+	{ "explain.bitmap.other_ms", offsetof(struct result_group, other_ms), 1 },
+	{ "explain.bitmap.heap_phase.io_read_ms", offsetof(struct result_group, heap_io_read_ms), 1 },
+	{ "phases.heap.disk.avg_queue_depth", offsetof(struct result_group, heap_queue_depth), 1 },
+	{ "phases.heap.disk.avg_read_kib", offsetof(struct result_group, heap_req_kib), 1 },
+	{ "phases.heap.disk.read_await_ms", offsetof(struct result_group, heap_await_ms), 1 },
+	{ "phases.heap.disk.read_bytes", offsetof(struct result_group, heap_read_mib), 1.0 / 1048576 },
+	{ "phases.heap.backend.cpu_share", offsetof(struct result_group, heap_cpu_share), 1 },
+	{ "phases.heap.aios.in_flight_mean", offsetof(struct result_group, heap_aio_in_flight), 1 },
+	{ "phases.heap.backend.runqueue_s", offsetof(struct result_group, heap_runqueue_s), 1 },
+	{ "phases.heap.cpu.steal_pct", offsetof(struct result_group, heap_steal_pct), 1 },
+	{ "phases.index.disk.read_bytes", offsetof(struct result_group, index_read_mib), 1.0 / 1048576 },
+	{ "phases.index.disk.avg_read_kib", offsetof(struct result_group, index_req_kib), 1 },
+	{ "phases.index.backend.cpu_share", offsetof(struct result_group, index_cpu_share), 1 },
+	{ "explain.bitmap.exact_heap_blocks", offsetof(struct result_group, exact_blocks), 1 },
+	{ "explain.bitmap.lossy_heap_blocks", offsetof(struct result_group, lossy_blocks), 1 },
+	{ "explain.top_rows", offsetof(struct result_group, rows), 1 },
 };
 
 /* The values of PATH over the trials T[0..n) into BUF, absent ones skipped;
@@ -279,7 +251,7 @@ static size_t values_of(const json_t *const *t, size_t n, const char *path, doub
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		buf[k] = report_num_at(t[i], path);
+		buf[k] = record_num_at(t[i], path);
 		k += !isnan(buf[k]);
 	}
 	return k;
@@ -299,13 +271,13 @@ static double index_share(const json_t *const *t, size_t n, double *buf)
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		buf[k] = report_num_at(t[i], INDEX_MS) / report_num_at(t[i], EXEC_MS);
+		buf[k] = record_num_at(t[i], INDEX_MS) / record_num_at(t[i], EXEC_MS);
 		k += isfinite(buf[k]);
 	}
 	return k ? stats_median(buf, k) : NAN;
 }
 
-static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
+static void no_bitmap(struct result_group *g, const json_t *const *t, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const json_t *has = json_object_get(json_object_get(t[i], "explain"), "has");
@@ -314,7 +286,7 @@ static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
 			continue;
 		g->no_bitmap++;
 		if (!g->top_node)
-			g->top_node = report_str_at(json_object_get(t[i], "explain"), "top_node", NULL);
+			g->top_node = record_str_at(json_object_get(t[i], "explain"), "top_node", NULL);
 	}
 }
 
@@ -325,21 +297,21 @@ static void no_bitmap(struct report_group *g, const json_t *const *t, size_t n)
  * sweep's first trial, the first to read the data set, a cache below this
  * machine is the likely reason the others were faster.
  */
-static void find_stall(const struct report *r, struct report_group *g, const json_t *const *t,
+static void find_stall(const struct sweep_result *r, struct result_group *g, const json_t *const *t,
 		       size_t n, double *buf)
 {
 	const char *time = r->heap_phase ? HEAP_MS : EXEC_MS;
-	size_t slow = REPORT_NONE, k = 0;
+	size_t slow = RESULT_NONE, k = 0;
 
 	g->stall_ms = g->stall_await_ms = g->others_await_ms = NAN;
 	for (size_t i = 0; i < n; i++)
-		if (report_num_at(t[i], time) > REPORT_STALL_X * g->median_ms &&
-		    (slow == REPORT_NONE || report_num_at(t[i], time) > report_num_at(t[slow], time)))
+		if (record_num_at(t[i], time) > RESULT_STALL_X * g->median_ms &&
+		    (slow == RESULT_NONE || record_num_at(t[i], time) > record_num_at(t[slow], time)))
 			slow = i;
-	if (slow == REPORT_NONE)
+	if (slow == RESULT_NONE)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		double w = report_num_at(t[i], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
+		double w = record_num_at(t[i], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
 
 		if (i != slow && isfinite(w))
 			buf[k++] = w;
@@ -347,14 +319,14 @@ static void find_stall(const struct report *r, struct report_group *g, const jso
 	if (!k)
 		return;
 	g->others_await_ms = stats_median(buf, k);
-	g->stall_await_ms = report_num_at(t[slow], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
-	g->stall_ms = report_num_at(t[slow], time);
-	g->stall_first = report_num_at(t[slow], "index") == 1;
-	if (!(g->stall_await_ms > REPORT_STALL_X * g->others_await_ms))
+	g->stall_await_ms = record_num_at(t[slow], r->split ? "phases.heap.disk.read_await_ms" : "disk.read_await_ms");
+	g->stall_ms = record_num_at(t[slow], time);
+	g->stall_first = record_num_at(t[slow], "index") == 1;
+	if (!(g->stall_await_ms > RESULT_STALL_X * g->others_await_ms))
 		g->stall_ms = NAN;
 }
 
-static int summarize(const struct report *r, struct report_group *g, const json_t *const *t,
+static int summarize(const struct sweep_result *r, struct result_group *g, const json_t *const *t,
 		     size_t n, double *buf)
 {
 	size_t f, k = values_of(t, n, r->heap_phase ? HEAP_MS : EXEC_MS, buf);
@@ -366,12 +338,12 @@ static int summarize(const struct report *r, struct report_group *g, const json_
 		return -ENOMEM;
 	memcpy(g->times, buf, k * sizeof(*buf));
 	for (size_t i = 0, j = 0; i < n; i++)
-		if (!isnan(report_num_at(t[i], r->heap_phase ? HEAP_MS : EXEC_MS)))
+		if (!isnan(record_num_at(t[i], r->heap_phase ? HEAP_MS : EXEC_MS)))
 			g->rounds[j++] = (int)json_integer_value(json_object_get(t[i], "round"));
 	g->median_ms = stats_median(buf, k);
 	g->min_ms = stats_min(buf, k);
 	g->max_ms = stats_max(buf, k);
-	stats_median_interval(buf, k, REPORT_LEVEL, &g->ci);
+	stats_median_interval(buf, k, RESULT_LEVEL, &g->ci);
 	g->exec_ms = median_of(t, n, EXEC_MS, buf);
 	g->exec_min_ms = stats_min(buf, values_of(t, n, EXEC_MS, buf));
 	g->exec_max_ms = stats_max(buf, values_of(t, n, EXEC_MS, buf));
@@ -394,7 +366,7 @@ static int cmp_size(const void *a, const void *b)
 }
 
 /* One group per distinct key among KEYS (sorted), in key order. */
-static int make_groups(struct report *r, const size_t *keys, size_t ntrials)
+static int make_groups(struct sweep_result *r, const size_t *keys, size_t ntrials)
 {
 	const json_t **t = malloc((ntrials + 1) * sizeof(*t));
 	double *buf = malloc((ntrials + 1) * sizeof(*buf));
@@ -409,7 +381,7 @@ static int make_groups(struct report *r, const size_t *keys, size_t ntrials)
 	}
 	memcpy(sorted, keys, ntrials * sizeof(*keys));
 	qsort(sorted, ntrials, sizeof(*sorted), cmp_size);
-	for (i = 0; ret == 0 && i < ntrials && sorted[i] != REPORT_NONE; i = j) {
+	for (i = 0; ret == 0 && i < ntrials && sorted[i] != RESULT_NONE; i = j) {
 		for (j = i; j < ntrials && sorted[j] == sorted[i]; j++)
 			;
 		for (k = 0, n = 0; k < ntrials; k++)
@@ -423,7 +395,7 @@ static int make_groups(struct report *r, const size_t *keys, size_t ntrials)
 }
 
 /* The heap phase is the measure when every timed trial has one. */
-static void choose_measure(struct report *r)
+static void choose_measure(struct sweep_result *r)
 {
 	size_t i, timed = 0, heap = 0;
 	json_t *t;
@@ -431,17 +403,17 @@ static void choose_measure(struct report *r)
 	size_t split = 0;
 
 	json_array_foreach(r->trials, i, t) {
-		timed += !isnan(report_num_at(t, EXEC_MS));
-		heap += !isnan(report_num_at(t, EXEC_MS)) && !isnan(report_num_at(t, HEAP_MS));
-		split += !isnan(report_num_at(t, EXEC_MS)) &&
+		timed += !isnan(record_num_at(t, EXEC_MS));
+		heap += !isnan(record_num_at(t, EXEC_MS)) && !isnan(record_num_at(t, HEAP_MS));
+		split += !isnan(record_num_at(t, EXEC_MS)) &&
 			 json_is_true(json_object_get(json_object_get(t, "phases"), "split"));
-		r->aio |= !isnan(report_num_at(t, "phases.heap.aios.in_flight_mean"));
+		r->aio |= !isnan(record_num_at(t, "phases.heap.aios.in_flight_mean"));
 	}
 	r->heap_phase = timed > 0 && heap == timed;
 	r->split = r->heap_phase && split == timed;
 }
 
-static int group_trials(struct report *r)
+static int group_trials(struct sweep_result *r)
 {
 	size_t n = json_array_size(r->trials), i;
 	size_t *keys = malloc((n + 1) * sizeof(*keys));
@@ -454,28 +426,28 @@ static int group_trials(struct report *r)
 		const json_t *t = json_array_get(r->trials, i);
 
 		keys[i] = trial_key(r, t);
-		if (report_trial_priming(t))
+		if (result_trial_priming(t))
 			r->priming++;
 		else if (json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok")))
 			r->mismatched++;
 		else
-			r->skipped += keys[i] == REPORT_NONE;
+			r->skipped += keys[i] == RESULT_NONE;
 	}
 	ret = make_groups(r, keys, n);
 	free(keys);
 	return ret;
 }
 
-int report_trial_priming(const json_t *t)
+int result_trial_priming(const json_t *t)
 {
 	return json_is_true(json_object_get(t, "priming"));
 }
 
-size_t report_trial_group(const struct report *r, const json_t *t)
+size_t result_trial_group(const struct sweep_result *r, const json_t *t)
 {
-	size_t key = trial_key((struct report *)r, t);
+	size_t key = trial_key((struct sweep_result *)r, t);
 
-	for (size_t i = 0; key != REPORT_NONE && i < r->ngroups; i++) {
+	for (size_t i = 0; key != RESULT_NONE && i < r->ngroups; i++) {
 		size_t k = r->groups[i].query;
 
 		for (size_t s = 0; s < r->nsettings; s++)
@@ -483,15 +455,15 @@ size_t report_trial_group(const struct report *r, const json_t *t)
 		if (k == key)
 			return i;
 	}
-	return REPORT_NONE;
+	return RESULT_NONE;
 }
 
-double report_trial_ms(const struct report *r, const json_t *t)
+double result_trial_ms(const struct sweep_result *r, const json_t *t)
 {
-	return report_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS);
+	return record_num_at(t, r->heap_phase ? HEAP_MS : EXEC_MS);
 }
 
-static void note_ignored(struct report *r, const char *torn_msg)
+static void note_ignored(struct sweep_result *r, const char *torn_msg)
 {
 	size_t planned = json_array_size(json_object_get(json_object_get(r->meta, "plan"), "trial_keys"));
 	size_t done = json_array_size(r->trials), used = 0;
@@ -512,15 +484,15 @@ static void note_ignored(struct report *r, const char *torn_msg)
 			 used ? " " : "", done, planned);
 }
 
-size_t report_group_of(const struct report *r, const json_t *rec)
+size_t result_group_of(const struct sweep_result *r, const json_t *rec)
 {
-	struct report_group g = { 0 };
+	struct result_group g = { 0 };
 	size_t key;
 
 	/* only the queries the trials named: a record naming another is no group */
-	key = settings_key((struct report *)r, rec);
-	if (key == REPORT_NONE)
-		return REPORT_NONE;
+	key = settings_key((struct sweep_result *)r, rec);
+	if (key == RESULT_NONE)
+		return RESULT_NONE;
 	key_to_group(r, key, &g);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		size_t s = 0;
@@ -532,11 +504,11 @@ size_t report_group_of(const struct report *r, const json_t *rec)
 		if (s == r->nsettings)
 			return i;
 	}
-	return REPORT_NONE;
+	return RESULT_NONE;
 }
 
 /* Records that name a workload of their own (a companion's) move to r->companions. */
-static void split_companions(struct report *r)
+static void split_companions(struct sweep_result *r)
 {
 	json_t *mine = json_array(), *t;
 	size_t i;
@@ -548,7 +520,7 @@ static void split_companions(struct report *r)
 	r->trials = mine;
 }
 
-int report_load(const char *dir, struct report *r, char *err, size_t errlen)
+int result_load(const char *dir, struct sweep_result *r, char *err, size_t errlen)
 {
 	char msg[512] = "";
 	int ret;
@@ -560,8 +532,8 @@ int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 		ret = load_grid(r, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (report_str_at(r->meta, "plan", "query"))
-		query_index(r, report_str_at(r->meta, "plan", "query"));
+	if (record_str_at(r->meta, "plan", "query"))
+		query_index(r, record_str_at(r->meta, "plan", "query"));
 	ret = record_load(dir, RECORD_TRIALS, &r->trials, &r->torn, msg, sizeof(msg));
 	if (ret == -ENOENT)
 		snprintf(err, errlen, "%s: no %s; the sweep has not recorded a trial yet", dir, RECORD_TRIALS);
@@ -572,17 +544,17 @@ int report_load(const char *dir, struct report *r, char *err, size_t errlen)
 	split_companions(r);
 	ret = group_trials(r);
 	if (ret == 0 && r->ngroups == 0)
-		return report_bad(err, errlen, "%s/%s: no finished trials with an execution time and settings from the grid (%zu record(s)); run or resume the sweep first",
+		return result_bad(err, errlen, "%s/%s: no finished trials with an execution time and settings from the grid (%zu record(s)); run or resume the sweep first",
 				  dir, RECORD_TRIALS, json_array_size(r->trials));
 	if (ret == 0)
-		ret = report_make_series(r);
+		ret = result_make_series(r);
 	note_ignored(r, msg);
 	return ret;
 }
 
-void report_free(struct report *r)
+void result_free(struct sweep_result *r)
 {
-	for (size_t s = 0; s < REPORT_MAX_SETTINGS; s++) {
+	for (size_t s = 0; s < RESULT_MAX_SETTINGS; s++) {
 		free(r->settings[s].values);
 		free(r->settings[s].num);
 	}
@@ -592,6 +564,8 @@ void report_free(struct report *r)
 	}
 	free(r->groups);
 	free(r->series);
+	free(r->pred);
+	free(r->pred_ok);
 	json_decref(r->trials);
 	json_decref(r->companions);
 	json_decref(r->meta);

@@ -2,21 +2,21 @@
  * prediction: the replay against the query per value, the request check,
  * the error in parts and the additive split; see prediction.h.
  */
-#include "bench/report/prediction.h"
+#include "bench/judge/prediction.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/report/regret.h"
+#include "bench/judge/regret.h"
 
 #define HEAP "explain.bitmap.heap_phase."
 
 /* Does query trial T count (a heap-phase time, the plan of its settings)? */
 static bool counts(const json_t *t)
 {
-	return !report_trial_priming(t) && isfinite(report_num_at(t, HEAP "total_ms")) &&
+	return !result_trial_priming(t) && isfinite(record_num_at(t, HEAP "total_ms")) &&
 	       !json_is_false(json_object_get(json_object_get(t, "plan_check"), "ok"));
 }
 
@@ -25,17 +25,17 @@ static void split_of(const json_t *t, struct prediction_split *s)
 {
 	const json_t *b = json_object_get(json_object_get(json_object_get(t, "phases"), "heap"), "backend");
 	const char *from = json_string_value(json_object_get(b, "cpu_from"));
-	double total = report_num_at(t, HEAP "total_ms");
+	double total = record_num_at(t, HEAP "total_ms");
 
-	*s = (struct prediction_split){ total, NAN, NAN, NAN, report_num_at(t, HEAP "io_read_ms"), false };
+	*s = (struct prediction_split){ total, NAN, NAN, NAN, record_num_at(t, HEAP "io_read_ms"), false };
 	if (!json_is_object(b))
 		return;
 	s->from_schedstat = from && !strcmp(from, "schedstat");
 	if (s->from_schedstat) {
-		s->cpu_ms = report_num_at(b, "oncpu_s") * 1e3;
-		s->runqueue_ms = report_num_at(b, "runqueue_s") * 1e3;
+		s->cpu_ms = record_num_at(b, "oncpu_s") * 1e3;
+		s->runqueue_ms = record_num_at(b, "runqueue_s") * 1e3;
 	} else {
-		s->cpu_ms = report_num_at(b, "cpu_share") * total;
+		s->cpu_ms = record_num_at(b, "cpu_share") * total;
 		s->runqueue_ms = 0;
 	}
 	if (s->cpu_ms > total)            /* ticks can count more than the phase */
@@ -134,8 +134,8 @@ static void cols_free(struct cols *c)
 /* DISK's share of its time busy, and its reads a second while busy. */
 static void device(const json_t *disk, struct column *pace, struct column *busy)
 {
-	double reads = report_num_at(disk, "reads"), util = report_num_at(disk, "util_pct") / 100,
-	       secs = report_num_at(disk, "elapsed_s");
+	double reads = record_num_at(disk, "reads"), util = record_num_at(disk, "util_pct") / 100,
+	       secs = record_num_at(disk, "elapsed_s");
 
 	if (!(reads > 0) || !(util > 0) || !(secs > 0))
 		return;
@@ -153,7 +153,7 @@ static bool flagged(const struct regret *f, const char *value, int round)
 }
 
 /* The query trials of group G that count, and of them the flagged ones. */
-static size_t flagged_of(const struct report *r, size_t g, const struct regret *f, const char *value,
+static size_t flagged_of(const struct sweep_result *r, size_t g, const struct regret *f, const char *value,
 			 size_t *all)
 {
 	const json_t *t;
@@ -161,7 +161,7 @@ static size_t flagged_of(const struct report *r, size_t g, const struct regret *
 
 	*all = 0;
 	json_array_foreach(r->trials, i, t)
-		if (counts(t) && report_group_of(r, t) == g) {
+		if (counts(t) && result_group_of(r, t) == g) {
 			(*all)++;
 			n += flagged(f, value, (int)json_integer_value(json_object_get(t, "round")));
 		}
@@ -170,44 +170,44 @@ static size_t flagged_of(const struct report *r, size_t g, const struct regret *
 
 /* The trials of group G; query trials of a flagged round left out when
  * SKIP_FLAGGED (the replay trials are not judged by the rule). */
-static void gather(const struct report *r, size_t g, struct cols *c, const char **model,
+static void gather(const struct sweep_result *r, size_t g, struct cols *c, const char **model,
 		   const struct regret *f, const char *value, bool skip_flagged)
 {
 	const json_t *t;
 	size_t i;
 
 	json_array_foreach(r->trials, i, t) {
-		if (!counts(t) || report_group_of(r, t) != g)
+		if (!counts(t) || result_group_of(r, t) != g)
 			continue;
 		if (skip_flagged && flagged(f, value, (int)json_integer_value(json_object_get(t, "round"))))
 			continue;
-		add(&c->heap, report_num_at(t, HEAP "total_ms"));
-		add(&c->trial_reqs, report_num_at(t, "phases.heap.disk.reads"));
-		add(&c->trial_kib, report_num_at(t, "phases.heap.disk.avg_read_kib"));
-		add(&c->trial_qd, report_num_at(t, "phases.heap.disk.avg_queue_depth"));
+		add(&c->heap, record_num_at(t, HEAP "total_ms"));
+		add(&c->trial_reqs, record_num_at(t, "phases.heap.disk.reads"));
+		add(&c->trial_kib, record_num_at(t, "phases.heap.disk.avg_read_kib"));
+		add(&c->trial_qd, record_num_at(t, "phases.heap.disk.avg_queue_depth"));
 		device(json_object_get(json_object_get(json_object_get(t, "phases"), "heap"), "disk"),
 		       &c->trial_pace, &c->trial_busy);
-		add(&c->trial_cpu, report_num_at(t, "phases.heap.backend.oncpu_s") * 1e3);
-		add(&c->trial_sys, report_num_at(t, "phases.heap.backend.system_s") * 1e3);
-		add(&c->trial_irq, report_num_at(t, "phases.heap.placement.on_irq_cpu"));
+		add(&c->trial_cpu, record_num_at(t, "phases.heap.backend.oncpu_s") * 1e3);
+		add(&c->trial_sys, record_num_at(t, "phases.heap.backend.system_s") * 1e3);
+		add(&c->trial_irq, record_num_at(t, "phases.heap.placement.on_irq_cpu"));
 		split_of(t, &c->splits[c->nsplits++]);
 	}
 	json_array_foreach(r->companions, i, t) {
 		const char *w = json_string_value(json_object_get(t, "workload"));
 
-		if (!w || strcmp(w, "replay") || report_group_of(r, t) != g)
+		if (!w || strcmp(w, "replay") || result_group_of(r, t) != g)
 			continue;
-		add(&c->replay, report_num_at(t, "replay.elapsed_ms"));
-		add(&c->replay_wait, report_num_at(t, "replay.wait_ms"));
-		add(&c->replay_reqs, report_num_at(t, "disk.reads"));
-		add(&c->replay_kib, report_num_at(t, "disk.avg_read_kib"));
-		add(&c->replay_qd, report_num_at(t, "disk.avg_queue_depth"));
+		add(&c->replay, record_num_at(t, "replay.elapsed_ms"));
+		add(&c->replay_wait, record_num_at(t, "replay.wait_ms"));
+		add(&c->replay_reqs, record_num_at(t, "disk.reads"));
+		add(&c->replay_kib, record_num_at(t, "disk.avg_read_kib"));
+		add(&c->replay_qd, record_num_at(t, "disk.avg_queue_depth"));
 		device(json_object_get(t, "disk"), &c->replay_pace, &c->replay_busy);
-		add(&c->replay_cpu, report_num_at(t, "replay.cpu.oncpu_ms"));
-		add(&c->replay_sys, report_num_at(t, "replay.cpu.system_ms"));
-		add(&c->replay_irq, report_num_at(t, "replay.placement.on_irq_cpu"));
+		add(&c->replay_cpu, record_num_at(t, "replay.cpu.oncpu_ms"));
+		add(&c->replay_sys, record_num_at(t, "replay.cpu.system_ms"));
+		add(&c->replay_irq, record_num_at(t, "replay.placement.on_irq_cpu"));
 		if (!*model)
-			*model = report_str_at(t, "replay", "model");
+			*model = record_str_at(t, "replay", "model");
 	}
 }
 
@@ -259,8 +259,8 @@ static void judge(struct prediction_value *v, const struct cols *c)
 	v->usable = v->checked && fabs(v->req_diff) <= PREDICTION_MAX_REQ_DIFF;
 	v->error = v->error_lo = v->error_hi = v->coverage = NAN;
 	if (c->heap.n && c->replay.n &&
-	    stats_ratio_interval(c->replay.v, c->replay.n, c->heap.v, c->heap.n, REPORT_LEVEL,
-				 REPORT_RESAMPLES, 17, &ratio, &ci) == 0 && ratio > 0) {
+	    stats_ratio_interval(c->replay.v, c->replay.n, c->heap.v, c->heap.n, RESULT_LEVEL,
+				 RESULT_RESAMPLES, 17, &ratio, &ci) == 0 && ratio > 0) {
 		v->error = log(ratio);
 		v->error_lo = ci.lo > 0 ? log(ci.lo) : NAN;
 		v->error_hi = ci.hi > 0 ? log(ci.hi) : NAN;
@@ -269,22 +269,22 @@ static void judge(struct prediction_value *v, const struct cols *c)
 	error_parts(v);
 }
 
-int prediction_build(const struct report *r, size_t series, struct prediction *out)
+int prediction_build(const struct sweep_result *r, size_t series, struct prediction *out)
 {
-	size_t idx[r->ngroups + 1], n = series < r->nseries ? report_series_groups(r, series, idx) : 0;
+	size_t idx[r->ngroups + 1], n = series < r->nseries ? result_series_groups(r, series, idx) : 0;
 	int ret = 0;
 
 	struct regret *f;
 	char err[256];
 
 	memset(out, 0, sizeof(*out));
-	out->zero = REPORT_NONE;
+	out->zero = RESULT_NONE;
 	if (!r->companions || !json_array_size(r->companions))
 		return -ENOENT;
 	/* the runs the decision leaves out as disturbed are left out here too */
 	f = calloc(1, sizeof(*f));
 	if (f) {
-		const struct report *reps[1] = { r };
+		const struct sweep_result *reps[1] = { r };
 		size_t ser[1] = { series };
 		const char *names[1] = { "query" };
 
@@ -301,7 +301,7 @@ int prediction_build(const struct report *r, size_t series, struct prediction *o
 		ret = cols_alloc(&c, json_array_size(r->trials) + json_array_size(r->companions));
 		if (ret == 0) {
 			v->group = idx[k];
-			v->value = report_value(r, &r->groups[idx[k]], r->swept);
+			v->value = result_value(r, &r->groups[idx[k]], r->swept);
 			nflagged = flagged_of(r, idx[k], f, v->value, &all);
 			/* all of them flagged: kept, as the decision keeps them then */
 			v->flagged_out = nflagged < all ? nflagged : 0;
@@ -327,7 +327,7 @@ void prediction_change(const struct prediction *p, size_t i, struct prediction_s
 	const struct prediction_split *a, *z;
 
 	*d = (struct prediction_split){ NAN, NAN, NAN, NAN, NAN, false };
-	if (p->zero == REPORT_NONE || i >= p->nvalues)
+	if (p->zero == RESULT_NONE || i >= p->nvalues)
 		return;
 	a = &p->v[i].split;
 	z = &p->v[p->zero].split;
