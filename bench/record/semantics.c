@@ -20,11 +20,6 @@ const char *semantics_eic(int version_num)
 	return "PostgreSQL 12 and older: effective_io_concurrency counts spindles; the prefetch distance in pages is n*H(n) (1->1, 2->3, 4->8, 20->72, 100->519, 1000->7485).";
 }
 
-int semantics_eic_default(int version_num)
-{
-	return version_num >= 180000 ? 16 : 1;
-}
-
 const char *semantics_default(const char *name, int version_num)
 {
 	if (!strcmp(name, "effective_io_concurrency"))

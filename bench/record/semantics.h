@@ -11,9 +11,6 @@
 /* One sentence for VERSION_NUM (e.g. 150018). */
 const char *semantics_eic(int version_num);
 
-/* effective_io_concurrency's default on that version. */
-int semantics_eic_default(int version_num);
-
 /* What setting NAME is on VERSION_NUM when nothing sets it, for the
  * settings the suite reasons about (effective_io_concurrency, io_method);
  * NULL for others. */

@@ -13,148 +13,14 @@
 
 #include "bench/report/plot.h"
 #include "bench/record/record.h"
+#include "bench/judge/steps.h"
 #include "bench/report/report.h"
 #include "io/stats.h"
 #include "bench/record/figures.h"
 
-#define MAX_GROUPS RECORD_STEPS_MAX
-#define MAX_WARN   40
-
-struct step_group {
-	char   name[RECORD_KEY_MAX];        /* the step, or the combination */
-	char   changed[512];               /* what this step set anew */
-	double *v;                         /* the main figure of each run */
-	size_t n;
-	double median, min, max, p50, p99, transactions;
-	long   warnings;
-};
-
-struct steps_report {
-	json_t *meta, *trials;
-	const struct record_figure *figures, *main;
-	const char *summary;         /* what the workload measures */
-	struct step_group g[MAX_GROUPS];
-	int    ng;
-	int    torn;
-	char   warn[MAX_WARN][256];        /* distinct warning lines, without their time stamps */
-	int    warn_n[MAX_WARN], nwarn;
-};
-
 int report_steps_is(const char *dir)
 {
 	return record_folder_is(dir, "confsweep");
-}
-
-/* ---- loading ---- */
-
-/* The combination a record belongs to: its step, else its settings. */
-static void group_name(const json_t *t, char *buf, size_t len)
-{
-	const char *step = json_string_value(json_object_get(t, "step")), *k;
-	json_t *v;
-	size_t used = 0;
-
-	if (step) {
-		snprintf(buf, len, "%s", step);
-		return;
-	}
-	buf[0] = '\0';
-	json_object_foreach(json_object_get(t, "settings"), k, v)
-		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s=%s",
-					 used ? " " : "", k, json_string_value(v) ?: "");
-}
-
-/* The groups in plan order: the steps as listed, else the trial keys' order. */
-static void plan_groups(struct steps_report *s)
-{
-	const json_t *plan = json_object_get(s->meta, "plan"), *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(plan, "steps"), i, e)
-		if (s->ng < MAX_GROUPS)
-			snprintf(s->g[s->ng++].name, RECORD_KEY_MAX, "%s",
-				 json_string_value(json_object_get(e, "name")) ?: "?");
-}
-
-static struct step_group *find(struct steps_report *s, const char *name)
-{
-	for (int i = 0; i < s->ng; i++)
-		if (!strcmp(s->g[i].name, name))
-			return &s->g[i];
-	if (s->ng == MAX_GROUPS)
-		return NULL;
-	snprintf(s->g[s->ng].name, RECORD_KEY_MAX, "%s", name);
-	return &s->g[s->ng++];
-}
-
-/* A log line without its time stamp and pid, kept once with a count. */
-static void note_warning(struct steps_report *s, const char *line)
-{
-	const char *p = strstr(line, "WARNING:") ?: strstr(line, "ERROR:") ?: strstr(line, "FATAL:") ?:
-			strstr(line, "LOG:") ?: line;
-
-	for (int i = 0; i < s->nwarn; i++)
-		if (!strncmp(s->warn[i], p, sizeof(s->warn[i]) - 1)) {
-			s->warn_n[i]++;
-			return;
-		}
-	if (s->nwarn < MAX_WARN) {
-		snprintf(s->warn[s->nwarn], sizeof(s->warn[0]), "%s", p);
-		s->warn_n[s->nwarn++] = 1;
-	}
-}
-
-static int add_trial(struct steps_report *s, const json_t *t)
-{
-	char name[RECORD_KEY_MAX];
-	struct step_group *g;
-	double v = record_num_at(t, s->main->path);
-	const json_t *line;
-	size_t i;
-
-	if (isnan(v))
-		return 0;
-	group_name(t, name, sizeof(name));
-	if (!(g = find(s, name)))
-		return 0;
-	if (!(g->v = realloc(g->v, (g->n + 1) * sizeof(double))))
-		return -ENOMEM;
-	g->v[g->n++] = v;
-	g->warnings += (long)json_integer_value(json_object_get(t, "warnings"));
-	json_array_foreach(json_object_get(t, "log"), i, line)
-		if (json_string_value(line) && record_log_is_warning(json_string_value(line)))
-			note_warning(s, json_string_value(line));
-	return 0;
-}
-
-/* Median, min, max of the main figure; p50/p99 and transactions medians. */
-static void summarize(struct steps_report *s)
-{
-	size_t ntr = json_array_size(s->trials);
-	double *buf = malloc((ntr + 1) * 3 * sizeof(double));
-
-	for (int k = 0; buf && k < s->ng; k++) {
-		struct step_group *g = &s->g[k];
-		size_t a = 0, b = 0, c = 0, i;
-		char name[RECORD_KEY_MAX];
-		json_t *t;
-
-		g->median = g->n ? stats_median(g->v, g->n) : NAN;
-		g->min = g->n ? stats_min(g->v, g->n) : NAN;
-		g->max = g->n ? stats_max(g->v, g->n) : NAN;
-		json_array_foreach(s->trials, i, t) {
-			group_name(t, name, sizeof(name));
-			if (strcmp(name, g->name))
-				continue;
-			buf[a] = record_num_at(t, "tpcb.latency_ms.p50"), a += !isnan(buf[a]);
-			buf[ntr + b] = record_num_at(t, "tpcb.latency_ms.p99"), b += !isnan(buf[ntr + b]);
-			buf[2 * ntr + c] = record_num_at(t, "tpcb.transactions"), c += !isnan(buf[2 * ntr + c]);
-		}
-		g->p50 = a ? stats_median(buf, a) : NAN;
-		g->p99 = b ? stats_median(buf + ntr, b) : NAN;
-		g->transactions = c ? stats_median(buf + 2 * ntr, c) : NAN;
-	}
-	free(buf);
 }
 
 /* Append to BUF (LEN bytes, *USED of them taken), cutting at its end. */
@@ -193,7 +59,7 @@ static void load_words(const json_t *load, char *buf, size_t len)
 
 /* The scripts of step K when the sweep's steps run loads of their own and
  * K's is not the one of the step before it, into BUF (else ""). */
-static void load_change(const struct steps_report *s, int k, char *buf, size_t len)
+static void load_change(const struct steps_result *s, int k, char *buf, size_t len)
 {
 	const json_t *t = json_object_get(json_object_get(s->meta, "plan"), "tpcb");
 	const json_t *of = json_object_get(t, "load_of_step");
@@ -207,7 +73,7 @@ static void load_change(const struct steps_report *s, int k, char *buf, size_t l
 }
 
 /* What each step set that the one before it did not (the file's order). */
-static void changes(struct steps_report *s)
+static void changes(struct steps_result *s)
 {
 	const json_t *steps = json_object_get(json_object_get(s->meta, "plan"), "steps"), *prev = NULL;
 
@@ -240,47 +106,10 @@ static void changes(struct steps_report *s)
 	}
 }
 
-static int load(const char *dir, struct steps_report *s, char *err, size_t errlen)
-{
-	char path[PATH_MAX + 16];
-	const char *wl;
-	size_t i;
-	json_t *t;
-	int ret;
-
-	memset(s, 0, sizeof(*s));
-	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
-	s->meta = json_load_file(path, 0, NULL);
-	wl = json_string_value(json_object_get(json_object_get(s->meta, "plan"), "workload"));
-	if (!s->meta || !wl || !(s->figures = record_figures(wl, &s->summary))) {
-		snprintf(err, errlen, "%s: not a confsweep's folder (no meta.json naming a workload eicbench knows)", dir);
-		return -EINVAL;
-	}
-	s->main = &s->figures[0];
-	ret = record_load(dir, RECORD_TRIALS, &s->trials, &s->torn, err, errlen);
-	if (ret < 0)
-		return ret == -ENOENT ? (snprintf(err, errlen, "%s: no finished run yet", dir), -EINVAL) : ret;
-	plan_groups(s);
-	json_array_foreach(s->trials, i, t)
-		if ((ret = add_trial(s, t)) < 0)
-			return ret;
-	summarize(s);
-	changes(s);
-	return 0;
-}
-
-static void release(struct steps_report *s)
-{
-	for (int k = 0; k < s->ng; k++)
-		free(s->g[k].v);
-	json_decref(s->meta);
-	json_decref(s->trials);
-}
-
 /* ---- the document ---- */
 
 /* This step against REF, as a gain in the workload's better direction. */
-static double gain(const struct steps_report *s, const struct step_group *g, const struct step_group *ref)
+static double gain(const struct steps_result *s, const struct step_group *g, const struct step_group *ref)
 {
 	if (!ref || isnan(ref->median) || isnan(g->median) || g->median == 0 || ref->median == 0)
 		return NAN;
@@ -288,7 +117,7 @@ static double gain(const struct steps_report *s, const struct step_group *g, con
 }
 
 /* The step before G that has runs, or NULL. */
-static const struct step_group *prev_with_runs(const struct steps_report *s, const struct step_group *g)
+static const struct step_group *prev_with_runs(const struct steps_result *s, const struct step_group *g)
 {
 	for (long k = (long)(g - s->g) - 1; k >= 0; k--)
 		if (s->g[k].n)
@@ -296,7 +125,7 @@ static const struct step_group *prev_with_runs(const struct steps_report *s, con
 	return NULL;
 }
 
-static void table(const struct steps_report *s, struct doc *d)
+static void table(const struct steps_result *s, struct doc *d)
 {
 	const char *heads[] = { "step", "what it set", "runs", "transactions", s->main->label,
 		"min-max", "lat p50 ms", "lat p99 ms", "x previous", "x first", "warnings" };
@@ -330,7 +159,7 @@ static void table(const struct steps_report *s, struct doc *d)
 }
 
 /* Are every run of A better than every run of B? */
-static int apart(const struct steps_report *s, const struct step_group *a, const struct step_group *b)
+static int apart(const struct steps_result *s, const struct step_group *a, const struct step_group *b)
 {
 	return s->main->lower_is_better ? a->max < b->min : a->min > b->max;
 }
@@ -340,7 +169,7 @@ static int apart(const struct steps_report *s, const struct step_group *a, const
  * with n runs each, 2 of the C(2n, n) equally likely orders of their runs
  * put one step's all above the other's. Said with the fewest runs of a step.
  */
-static const char *chance_words(const struct steps_report *s, int comparisons)
+static const char *chance_words(const struct steps_result *s, int comparisons)
 {
 	static char buf[256];
 	int n = 0;
@@ -360,7 +189,7 @@ static const char *chance_words(const struct steps_report *s, int comparisons)
 
 /* Which steps moved the figure beyond the runs' spread against the step
  * before them (the "x previous" column), and which did not. */
-static void step_words(const struct steps_report *s, struct doc *d)
+static void step_words(const struct steps_result *s, struct doc *d)
 {
 	const struct step_group *prev = NULL, *moved[s->ng + 1];
 	int nmoved = 0, still = 0;
@@ -400,7 +229,7 @@ static void step_words(const struct steps_report *s, struct doc *d)
 	free(text);
 }
 
-static void best_words(const struct steps_report *s, struct doc *d)
+static void best_words(const struct steps_result *s, struct doc *d)
 {
 	const struct step_group *best = NULL, *first = NULL;
 	int nsteps = 0;
@@ -429,7 +258,7 @@ static void best_words(const struct steps_report *s, struct doc *d)
 		 "Its runs and the first step's overlap (the min-max column): that gain is within the run-to-run spread.");
 }
 
-static void warnings(const struct steps_report *s, struct doc *d)
+static void warnings(const struct steps_result *s, struct doc *d)
 {
 	char line[400];
 
@@ -446,13 +275,14 @@ static void warnings(const struct steps_report *s, struct doc *d)
 
 int report_steps_document(const char *dir, struct doc *d, char *err, size_t errlen)
 {
-	struct steps_report *s = calloc(1, sizeof(*s));
+	struct steps_result *s = calloc(1, sizeof(*s));
 	char path[PATH_MAX + 32];
-	int ret = s ? load(dir, s, err, errlen) : -ENOMEM;
+	int ret = s ? steps_load(dir, s, err, errlen) : -ENOMEM;
 
 	if (ret == 0) {
 		const json_t *tp = json_object_get(json_object_get(s->meta, "plan"), "tpcb");
 
+		changes(s);
 		doc_heading(d, 1, "eicbench confsweep: %s", s->summary);
 		doc_para(d, "Server: PostgreSQL %s; device %s; %lld run(s) per step, %s.",
 			 record_str_at(s->meta, "server", "version") ?: "?",
@@ -494,7 +324,7 @@ int report_steps_document(const char *dir, struct doc *d, char *err, size_t errl
 		doc_image(d, path, "The main figure per step: median, bars from min to max.");
 	}
 	if (s)
-		release(s);
+		steps_free(s);
 	free(s);
 	return ret;
 }
@@ -503,11 +333,11 @@ int report_steps_document(const char *dir, struct doc *d, char *err, size_t errl
 
 static int plot(const char *dir, char *msg, size_t msglen)
 {
-	struct steps_report *s = calloc(1, sizeof(*s));
+	struct steps_result *s = calloc(1, sizeof(*s));
 	char dat[PATH_MAX + 16], base[PATH_MAX + 16], log[PATH_MAX + 16], ylabel[128], e[512];
 	char *args[] = { dat, base, "a configuration sweep", "step", ylabel, "rotate", NULL };
 	FILE *f;
-	int ret = s ? load(dir, s, e, sizeof(e)) : -ENOMEM;
+	int ret = s ? steps_load(dir, s, e, sizeof(e)) : -ENOMEM;
 
 	snprintf(dat, sizeof(dat), "%s/steps.dat", dir);
 	snprintf(base, sizeof(base), "%s/steps", dir);
@@ -528,7 +358,7 @@ static int plot(const char *dir, char *msg, size_t msglen)
 		ret = plot_run("plot-sweep.gp", args, log, msg, msglen);
 	}
 	if (s)
-		release(s);
+		steps_free(s);
 	free(s);
 	return ret;
 }
