@@ -394,7 +394,7 @@ static void joined(void **state)
 	free(text);
 	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
 	assert_int_equal(g.njoins, 1);
-	j = verdict_box_json(&v, &g);
+	j = verdict_box_json(&v, &g, NULL);
 	a = json_object_get(j, "joined");
 	assert_int_equal(json_array_size(a), 1);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(a, 0), "value")), 32);
@@ -464,7 +464,7 @@ static void decided_once(void **state)
 	assert_int_equal(doc_text_out(&d, devnull), 0);
 	assert_int_equal(doc_md_out(&d, devnull), 0);
 	assert_int_equal(doc_html_out(&d, "t", devnull), 0);
-	o = verdict_box_json(&j->run, &j->storage);
+	o = verdict_box_json(&j->run, &j->storage, &j->stability);
 	assert_non_null(o);
 	json_decref(o);
 	assert_int_equal(decision_count() - before, 0);
@@ -481,6 +481,41 @@ static void decided_once(void **state)
 	dir[strlen(dir) - 4] = '\0';
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The answer's stability in the box and the JSON: a real quick run whose
+ * rounds answer 64 or 0 is a close call naming both; a clear one is said
+ * to hold on a second run. */
+static void stability_said(void **state)
+{
+	struct run_result v;
+	struct judgement *j = calloc(1, sizeof(*j));
+	char err[1024], *text;
+	json_t *o;
+	(void)state;
+
+	assert_int_equal(run_result_load(F "quick-issue", &v, err, sizeof(err)), 0);
+	text = text_of(&v);
+	expect(text, "A close call: in 200 re-draws of these rounds only");
+	expect(text, "gave 64 71% of the time and 0 29% of the time");
+	free(text);
+	run_result_free(&v);
+
+	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
+	text = text_of(&v);
+	expect(text, "A second run should agree: in 200 re-draws of these rounds, 100% gave 4");
+	free(text);
+	run_result_free(&v);
+
+	assert_non_null(j);
+	assert_int_equal(judge_run(F "quick-issue", j, err, sizeof(err)), 0);
+	o = verdict_box_json(&j->run, &j->storage, &j->stability);
+	assert_false(json_is_true(json_object_get(json_object_get(o, "stability"), "stable")));
+	assert_true(json_number_value(json_object_get(json_object_get(o, "stability"), "share")) < 0.8);
+	assert_non_null(json_object_get(json_object_get(json_object_get(o, "stability"), "answers"), "0"));
+	json_decref(o);
+	judge_free(j);
+	free(j);
 }
 
 int main(void)
@@ -500,6 +535,7 @@ int main(void)
 		cmocka_unit_test(joined),
 		cmocka_unit_test(refused_and_missing),
 		cmocka_unit_test(decided_once),
+		cmocka_unit_test(stability_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include "bench/judge/judge.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,12 @@ int judge_loaded(struct judgement *j)
 		if (j->run.q[i].have_rep && (ret = judge_predict(&j->run.q[i].rep)) < 0)
 			return ret;
 	j->decided = judge_storage(&j->run, &j->storage, j->why_none, sizeof(j->why_none)) == 0;
+	memset(&j->stability, 0, sizeof(j->stability));
+	j->stability.share = NAN;
+	if (j->decided && j->storage.d.answer != (size_t)-1 &&
+	    (ret = stability_of(&j->storage.in, &j->storage.d, STABILITY_RESAMPLES, STABILITY_SEED,
+				&j->stability)) == -ENOMEM)
+		return ret;
 	return 0;
 }
 

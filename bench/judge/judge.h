@@ -17,14 +17,17 @@
 #include "bench/judge/regret.h"
 #include "bench/judge/result.h"
 #include "bench/judge/run_result.h"
+#include "bench/judge/stability.h"
 
-/* A run judged: its records, and the decision for the storage over its
- * queries (series 0 of each sweep). */
+/* A run judged: its records, the decision for the storage over its
+ * queries (series 0 of each sweep), and that answer's stability over
+ * resampled rounds (bench/judge/stability.h). */
 struct judgement {
 	struct run_result run;
 	struct regret storage;
 	int    decided;               /* storage holds a decision */
 	char   why_none[512];         /* when not: why none could be made */
+	struct stability stability;   /* of the storage's answer (resamples 0: none made) */
 };
 
 /*

@@ -163,6 +163,44 @@ static void state_sentence(FILE *f, const struct run_result *v, const struct reg
 	}
 }
 
+/* Would a second run agree? From the resampled rounds: stable, or a close
+ * call between the values the resamples answer, each with its price. */
+static void stability_sentence(FILE *f, const struct regret *g, const struct stability *st)
+{
+	const struct decision *d = &g->d;
+	size_t order[DECISION_MAX_VALUES], n = 0;
+	char x[32];
+
+	if (!st || !st->resamples || d->answer == NONE)
+		return;
+	if (st->stable) {
+		fprintf(f, " A second run should agree: in %zu re-draws of these rounds, %.0f%% gave %s or a value within %.0f%% of it in every query.",
+			st->resamples, 100 * st->share, g->values[d->answer], 100 * g->in.margin);
+		return;
+	}
+	for (size_t v = 0; v < g->in.nvalues; v++)
+		if (st->count[v])
+			order[n++] = v;
+	for (size_t i = 1; i < n; i++)	/* most often first */
+		for (size_t k = i; k > 0 && st->count[order[k]] > st->count[order[k - 1]]; k--) {
+			size_t t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	fprintf(f, " A close call: in %zu re-draws of these rounds only %.0f%% gave %s or a value within the margin of it in every query; they gave ",
+		st->resamples, 100 * st->share, g->values[d->answer]);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s %.0f%% of the time%s%s%s", i ? (i + 1 == n ? " and " : ", ") : "", g->values[order[i]],
+			100.0 * (double)st->count[order[i]] / (double)st->resamples,
+			d->complete[order[i]] && order[i] != d->answer ? " (at worst " : "",
+			d->complete[order[i]] && order[i] != d->answer ? regret_fmt_x(x, sizeof(x), d->worst[order[i]]) : "",
+			d->complete[order[i]] && order[i] != d->answer ? " its best)" : "");
+	if (st->none)
+		fprintf(f, "%s none %.0f%% of the time", n ? " and" : "", 100.0 * (double)st->none / (double)st->resamples);
+	fprintf(f, ". A second run may well answer otherwise: more rounds (--max-runs) settle it.");
+}
+
 /* ---- caveats ---- */
 
 static int add_caveat(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -302,6 +340,8 @@ static void table_words(struct doc *d, const struct regret *g)
 		fprintf(f, "%s%.0f degrees of freedom in %s", q ? ", " : "", g->d.q[q].df, g->names[q]);
 	fprintf(f, "). Within: the upper end is at most %.2fx in every query; out: the lower end is above that in some query; ?: no round shared with another value's kept runs. The margin is %.0f%% (--margin).",
 		1 + g->in.margin, g->in.margin * 100);
+	fprintf(f, " Re-draws: the rounds drawn again at random, with replacement, as many as were run (a round whole, every value's run of it in every query), and the answer worked out again on each (a seeded bootstrap of the rounds); the share that gives the same answer, or one that costs at most the margin more than the answer in every query on the full figures, is its stability: at %.0f%% or more a second run should agree, below it the answer is a close call.",
+		100 * STABILITY_STABLE);
 	if (g->d.regime == DECISION_PRICE)
 		fprintf(f, " No value is shown within in every query, so the margin applies to the worst case: as cheap at worst means shown to cost at most %.2fx every other value's worst case (in each query, by its upper end against the other's worst-case lower end, or by the two paired within that query's rounds); costs more, a worst-case lower end above %.2fx the least upper end.",
 			1 + g->in.margin, 1 + g->in.margin);
@@ -379,7 +419,8 @@ static void summary_table(struct doc *d, const struct run_result *v, const struc
 	(void)v;
 }
 
-void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g)
+void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g,
+		 const struct stability *st)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -396,6 +437,7 @@ void verdict_box(struct doc *d, const struct run_result *v, const struct regret 
 	f = open_memstream(&text, &len);
 	if (f) {
 		state_sentence(f, v, g);
+		stability_sentence(f, g, st);
 		if (fclose(f) == 0)
 			doc_text(d, text);
 		free(text);
@@ -528,7 +570,22 @@ static json_t *history_json(const struct regret *g, json_t **flagged, json_t **j
 	return drops;
 }
 
-json_t *verdict_box_json(const struct run_result *v, const struct regret *g)
+static json_t *stability_json(const struct regret *g, const struct stability *st)
+{
+	json_t *answers;
+
+	if (!st || !st->resamples)
+		return json_null();
+	answers = json_object();
+	for (size_t v = 0; v < g->in.nvalues; v++)
+		if (st->count[v])
+			json_object_set_new(answers, g->values[v], fig((double)st->count[v] / (double)st->resamples, 3));
+	return json_pack("{s:o, s:I, s:b, s:o, s:o}", "share", fig(st->share, 3),
+			 "resamples", (json_int_t)st->resamples, "stable", st->stable,
+			 "answers", answers, "none", fig((double)st->none / (double)st->resamples, 3));
+}
+
+json_t *verdict_box_json(const struct run_result *v, const struct regret *g, const struct stability *st)
 {
 	const char *a = judge_answer(g);
 	char alter[256], *why = NULL;
@@ -536,8 +593,10 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g)
 	FILE *f = open_memstream(&why, &len);
 	json_t *o, *fastest = json_object(), *df = json_object(), *flagged, *drops, *joined, *with = json_null();
 
-	if (f && a)
+	if (f && a) {
 		state_sentence(f, v, g);
+		stability_sentence(f, g, st);
+	}
 	if (f)
 		fclose(f);
 	snprintf(alter, sizeof(alter), "ALTER TABLESPACE %s SET (%s = %s);", tablespace(v), EIC, a ? a : "?");
@@ -573,6 +632,7 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g)
 		      "priming_trials", (json_int_t)g->priming);
 	for (size_t q = 0; q < g->in.nqueries; q++)
 		json_array_append_new(json_object_get(o, "queries"), json_string(g->names[q]));
+	json_object_set_new(o, "stability", stability_json(g, st));
 	free(why);
 	return o;
 }

@@ -17,13 +17,16 @@
 
 #define VERDICT_SCHEMA 1
 
-/* The box, the per-query bests and the summary table into D. */
-void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g);
+/* The box, the per-query bests and the summary table into D; ST, the
+ * answer's stability, is said when given (NULL: not). */
+void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g,
+		 const struct stability *st);
 
 /* The racing history, flagged runs and priming trials (a details section). */
 void verdict_racing(struct doc *d, const struct run_result *v, const struct regret *g);
 
-/* The verdict as JSON, schema 1. */
-json_t *verdict_box_json(const struct run_result *v, const struct regret *g);
+/* The verdict as JSON, schema 1 (stability null when ST is NULL or none
+ * could be measured). */
+json_t *verdict_box_json(const struct run_result *v, const struct regret *g, const struct stability *st);
 
 #endif

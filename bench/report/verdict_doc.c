@@ -365,7 +365,7 @@ void verdict_document(const struct judgement *j, struct doc *d)
 		    (int)strcspn(record_str_at(r->meta, "server", "version") ?: "?", " "),
 		    record_str_at(r->meta, "server", "version") ?: "?");
 	if (j->decided)
-		verdict_box(d, v, g);
+		verdict_box(d, v, g, &j->stability);
 	else
 		doc_para(d, "No decision: %s.", j->why_none);
 	doc_details_open(d, "How it was measured");

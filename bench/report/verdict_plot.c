@@ -191,7 +191,7 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 			ret = html_of(&d, out);
 			break;
 		case REPORT_JSON: {
-			json_t *o = j->decided ? verdict_box_json(&j->run, &j->storage) : NULL;
+			json_t *o = j->decided ? verdict_box_json(&j->run, &j->storage, &j->stability) : NULL;
 
 			if (o)
 				add_replay_json(&j->run, o);
