@@ -159,7 +159,7 @@ install: all
 	install -m 644 $(MAN_OUT)/*.1 '$(DESTDIR)$(MANDIR)/man1/'
 	install -m 644 $(DATA_SCRIPTS) '$(DESTDIR)$(SHAREDIR)/scripts/'
 	install -m 644 $(DATA_SWEEPS) '$(DESTDIR)$(SHAREDIR)/sweeps/'
-	install -m 644 README.md '$(DESTDIR)$(DOCDIR)/'
+	install -m 644 README.md LICENSE '$(DESTDIR)$(DOCDIR)/'
 	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/docs/'
 	install -m 644 results/README.md '$(DESTDIR)$(DOCDIR)/results/'
 
@@ -167,7 +167,7 @@ install: all
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/eicbench' '$(DESTDIR)$(MANDIR)/man1/eicbench.1' '$(DESTDIR)$(MANDIR)/man1/'eicbench-*.1
 	rm -f $(addprefix '$(DESTDIR)$(SHAREDIR)/,$(addsuffix ',$(DATA_SCRIPTS) $(DATA_SWEEPS)))
-	rm -f '$(DESTDIR)$(DOCDIR)/README.md' '$(DESTDIR)$(DOCDIR)/results/README.md' \
+	rm -f '$(DESTDIR)$(DOCDIR)/README.md' '$(DESTDIR)$(DOCDIR)/LICENSE' '$(DESTDIR)$(DOCDIR)/results/README.md' \
 		$(addprefix '$(DESTDIR)$(DOCDIR)/,$(addsuffix ',$(DOCS)))
 	-rmdir '$(DESTDIR)$(SHAREDIR)/scripts' '$(DESTDIR)$(SHAREDIR)/sweeps' '$(DESTDIR)$(SHAREDIR)' \
 		'$(DESTDIR)$(DOCDIR)/docs' '$(DESTDIR)$(DOCDIR)/results' '$(DESTDIR)$(DOCDIR)' 2>/dev/null
