@@ -5,7 +5,8 @@
  * written plainly, lists without repeats, durations bounded, no control
  * characters in strings and positional paths (shown escaped); positional
  * arguments in any order with the options, "--" ending them; help asked
- * with -h where -h is free; --help wrapped to a width.
+ * with -h where -h is free; --help wrapped to a width; an option's other
+ * spelling (alias) taken, errors naming the option by its own name.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -594,6 +595,32 @@ static void usage_wrapped(void **state)
 	}
 }
 
+static void aliases(void **state)
+{
+	static const struct opt_desc alias_table[] = {
+		{ "depth", OPT_INT, offsetof(struct cfg, rows), 1, 64, "N", NULL, "reads in flight", .alias = "depths" },
+		{ 0 }
+	};
+	char *a1[] = { "--depths", "4", NULL }, *a2[] = { "--depths=8", NULL }, *a3[] = { "--depths", "04", NULL };
+	char *a4[] = { "--dept", "4", NULL };
+	char err[OPT_ERR_MAX], buf[1024] = "";
+	struct cfg c;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(parse_with(alias_table, &c, a1, err), 0);
+	assert_int_equal(c.rows, 4);
+	assert_int_equal(parse_with(alias_table, &c, a2, err), 0);
+	assert_int_equal(c.rows, 8);
+	assert_int_equal(parse_with(alias_table, &c, a3, err), -EINVAL);
+	assert_string_equal(err, "--depth: '04' is not written plainly; give 4");
+	assert_int_equal(parse_with(alias_table, &c, a4, err), -EINVAL);	/* no prefixes */
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	opts_usage_width(f, "x", alias_table, 80);
+	fclose(f);
+	assert_non_null(strstr(buf, "  --depth N                  reads in flight (also --depths)\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,6 +641,7 @@ int main(void)
 		cmocka_unit_test(double_dash),
 		cmocka_unit_test(help_short),
 		cmocka_unit_test(usage_wrapped),
+		cmocka_unit_test(aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,11 @@ static void option(FILE *out, const struct opt_desc *d)
 		text(out, d->def);
 		fputc(')', out);
 	}
+	if (d->alias) {
+		fputs(" (also \\-\\-", out);
+		text(out, d->alias);
+		fputc(')', out);
+	}
 	fputc('\n', out);
 }
 

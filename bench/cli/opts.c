@@ -281,11 +281,16 @@ int opts_parse_ll_list(const char *flag, const char *s, long long min,
 
 /* ---- the table ---- */
 
+static bool named(const char *n, const char *name, size_t len)
+{
+	return n && strlen(n) == len && !strncmp(n, name, len);
+}
+
 static const struct opt_desc *find(const struct opt_desc *t, const char *name,
 				   size_t len)
 {
 	for (; t->name; t++)
-		if (strlen(t->name) == len && !strncmp(t->name, name, len))
+		if (named(t->name, name, len) || named(t->alias, name, len))
 			return t;
 	return NULL;
 }
@@ -670,8 +675,9 @@ void opts_usage_width(FILE *out, const char *usage, const struct opt_desc *t, in
 		else
 			snprintf(left, sizeof(left), "%s--%s%s%s", alias, t->name,
 				 t->metavar ? " " : "", t->metavar ? t->metavar : "");
-		snprintf(help, sizeof(help), "%s%s%s%s", t->help, t->def ? " (default " : "",
-			 t->def ? t->def : "", t->def ? ")" : "");
+		snprintf(help, sizeof(help), "%s%s%s%s%s%s%s", t->help, t->def ? " (default " : "",
+			 t->def ? t->def : "", t->def ? ")" : "", t->alias ? " (also --" : "",
+			 t->alias ? t->alias : "", t->alias ? ")" : "");
 		fprintf(out, "  %-26s ", left);
 		opts_wrap(out, help, 3 + (int)(strlen(left) > 26 ? strlen(left) : 26), 29, width);
 		fputc('\n', out);

@@ -66,6 +66,9 @@ struct opt_desc {
 	char          short_name; /* optional one-letter alias ("-c 4", "-c4"); 0: none */
 	/* OPT_CALL, OPT_CALL_FLAG: 0, or -EINVAL with ERR filled */
 	int         (*take)(void *cfg, const char *value, char *err, size_t errlen);
+	/* another long name taken for it (the spelling another command uses),
+	 * shown in --help as "(also --ALIAS)"; NULL: none */
+	const char   *alias;
 };
 
 #define OPT_ERR_MAX 512

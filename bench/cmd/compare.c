@@ -25,11 +25,20 @@ struct compare_opts {
 	bool force, no_plot;
 };
 
+/* --json, as the other commands spell it: --format json */
+static int take_json(void *cfg, const char *value, char *err, size_t errlen)
+{
+	(void)value, (void)err, (void)errlen;
+	((struct compare_opts *)cfg)->format = "json";
+	return 0;
+}
+
 static const struct opt_desc compare_table[] = {
 	{ "result folder", OPT_ARGS, offsetof(struct compare_opts, dirs), 0, 0, "DIR", NULL,
 	  "two to eight result folders of eicbench sweep or eicbench run, the first the baseline" },
 	{ "format", OPT_STR, offsetof(struct compare_opts, format), 0, 0, "text|md|json", "text",
 	  "what to print" },
+	{ "json", OPT_CALL_FLAG, 0, 0, 0, NULL, NULL, "the same as --format json (as run --json)", 0, take_json },
 	{ "out", OPT_STR, offsetof(struct compare_opts, out), 0, 0, "DIR",
 	  "results/<UTC>-compare", "where compare.md, compare.json and the plots go (new or empty)" },
 	{ "force", OPT_FLAG, offsetof(struct compare_opts, force), 0, 0, NULL, NULL,

@@ -25,11 +25,20 @@ struct report_opts {
 	bool no_plot;
 };
 
+/* --json, as the other commands spell it: --format json */
+static int take_json(void *cfg, const char *value, char *err, size_t errlen)
+{
+	(void)value, (void)err, (void)errlen;
+	((struct report_opts *)cfg)->format = "json";
+	return 0;
+}
+
 static const struct opt_desc report_table[] = {
 	{ "result folder", OPT_ARG, offsetof(struct report_opts, dir), 0, 0, "DIR", NULL,
 	  "a result folder written by eicbench sweep, run or confsweep" },
 	{ "format", OPT_STR, offsetof(struct report_opts, format), 0, 0, "text|csv|md|html|json", "text",
 	  "what to print: the table and explanation, summary.csv, report.md, report.html, or JSON" },
+	{ "json", OPT_CALL_FLAG, 0, 0, 0, NULL, NULL, "the same as --format json (as run --json)", 0, take_json },
 	{ "no-plot", OPT_FLAG, offsetof(struct report_opts, no_plot), 0, 0, NULL, NULL,
 	  "do not run gnuplot (sweep.svg and sweep.png stay as they are)" },
 	{ 0 }

@@ -2,10 +2,12 @@
 # and --help on every command and verb (tpcb's -h is pgbench's host, so
 # there --help and -?), each help within 80 columns when not on a terminal
 # and within the terminal's width on one; options and positional arguments
-# in any order where the help shows them; "--" ends the options. No
-# cluster is needed: nothing here reaches a server.
+# in any order where the help shows them; "--" ends the options; one name
+# for one thing across commands, the other spelling taken as an alias
+# (--depth and --depths, --json and --format json). No cluster is needed:
+# nothing here reaches a server.
 . tests/it/lib.sh
-plan 24
+plan 28
 top=$(pwd)
 
 # helps HOW: every command and verb whose help HOW (-h or --help) does not
@@ -74,6 +76,15 @@ fails 1 "cannot connect" "export --dsn D DIR: the folder after the option" \
 	"$EB" export --dsn "host=$T/nosocket dbname=x connect_timeout=2" "$T/clear"
 fails 2 "unexpected argument 'stray'; options start with --" "sweep -- stray: no positional there" \
 	"$EB" sweep --datadir "$T/nopg" -- stray
+
+# One name, the other spelling taken too and said in the help.
+head -c 65536 /dev/zero >"$T/file"
+fails 2 "^eicbench probe: --depth: '04' is not written plainly; give 4" "probe --depths is --depth" \
+	"$EB" probe --file "$T/file" --depths 4,04 --count 8 --out "$T/p"
+same "run and probe name --depth, and say --depths is taken" \
+	"$("$EB" run --help | tr -s ' \n' '  ' | grep -c -- '--depth LIST reads in flight.*(also --depths)')$("$EB" probe --help | tr -s ' \n' '  ' | grep -c -- '--depth LIST reads in flight.*(also --depths)')" 11
+says "report --json DIR is --format json" '^  "settings": ' "$EB" report --json --no-plot "$T/clear"
+says "compare --json is --format json" '^  "folders": ' "$EB" compare --json --no-plot --out "$T/cmp2" "$T/clear" "$T/dense"
 
 # The man page of tpcb names its help --help and -?, never -h (the host).
 if command -v man >/dev/null 2>&1; then
