@@ -111,21 +111,29 @@ tests/test_%: tests/test_%.o $$(patsubst %.c,%.o,$$(filter-out bench/cmd/%,$$(wi
 	@echo "  LD      $@"
 	$(Q)$(LINK) -o $@ $(filter %.o,$^) $(LIBBENCH) $(LIBIO) $(CMOCKA_LIBS) $(LDLIBS)
 
+# What is missing, installed with apt-get: deps for building and running
+# (make run), deps-bench adds the benchmark targets' tools, deps-test what
+# the tests use (make check). DEPS_FLAGS reach the script: --print lists the
+# packages instead, --no-etc leaves /etc alone (scripts/install-deps.sh).
 deps:
-	$(Q)scripts/install-deps.sh
+	$(Q)scripts/install-deps.sh --run $(DEPS_FLAGS)
+deps-bench:
+	$(Q)scripts/install-deps.sh --bench $(DEPS_FLAGS)
+deps-test:
+	$(Q)scripts/install-deps.sh --test $(DEPS_FLAGS)
 
 unit: $(UNIT_BINS)
 
 # The PostgreSQL 18 tests need an 18 build, and Debian 12 ships 15 only:
 # one is built into the build cache when none is there (a few minutes; at
 # once when one is). After deps: both may run apt-get.
-pg18: deps
+pg18: deps-test
 	$(Q)scripts/build-pg.sh 18 >/dev/null
 
 # make check starts that build behind the compile and the tests (nice 19,
 # so it takes only the CPU they leave), and run-tests.sh waits for it
 # before the tests that need 18, which it runs last.
-check: deps
+check: deps-test
 	$(Q)scripts/build-pg.sh --background 18 >/dev/null
 	$(Q)$(MAKE) --no-print-directory all unit
 	$(Q)EICBENCH_WAIT_PG=18 scripts/run-tests.sh $(UNIT_BINS)
@@ -151,7 +159,7 @@ install: all
 	install -m 644 $(MAN_OUT)/*.1 '$(DESTDIR)$(MANDIR)/man1/'
 	install -m 644 $(DATA_SCRIPTS) '$(DESTDIR)$(SHAREDIR)/scripts/'
 	install -m 644 $(DATA_SWEEPS) '$(DESTDIR)$(SHAREDIR)/sweeps/'
-	install -m 644 README.md '$(DESTDIR)$(DOCDIR)/'
+	install -m 644 README.md LICENSE '$(DESTDIR)$(DOCDIR)/'
 	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/docs/'
 	install -m 644 results/README.md '$(DESTDIR)$(DOCDIR)/results/'
 
@@ -159,7 +167,7 @@ install: all
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/eicbench' '$(DESTDIR)$(MANDIR)/man1/eicbench.1' '$(DESTDIR)$(MANDIR)/man1/'eicbench-*.1
 	rm -f $(addprefix '$(DESTDIR)$(SHAREDIR)/,$(addsuffix ',$(DATA_SCRIPTS) $(DATA_SWEEPS)))
-	rm -f '$(DESTDIR)$(DOCDIR)/README.md' '$(DESTDIR)$(DOCDIR)/results/README.md' \
+	rm -f '$(DESTDIR)$(DOCDIR)/README.md' '$(DESTDIR)$(DOCDIR)/LICENSE' '$(DESTDIR)$(DOCDIR)/results/README.md' \
 		$(addprefix '$(DESTDIR)$(DOCDIR)/,$(addsuffix ',$(DOCS)))
 	-rmdir '$(DESTDIR)$(SHAREDIR)/scripts' '$(DESTDIR)$(SHAREDIR)/sweeps' '$(DESTDIR)$(SHAREDIR)' \
 		'$(DESTDIR)$(DOCDIR)/docs' '$(DESTDIR)$(DOCDIR)/results' '$(DESTDIR)$(DOCDIR)' 2>/dev/null
@@ -183,21 +191,21 @@ asan:
 run: deps all
 	$(Q)DATADIR='$(DATADIR)' ROWS='$(ROWS)' RUNS='$(RUNS)' EIC='$(EIC)' QUICK='$(QUICK)' scripts/run-main.sh
 
-bench-load: deps all
+bench-load: deps-bench all
 	$(Q)scripts/bench-load.sh
 
-bench-probe: deps all
+bench-probe: deps-bench all
 	$(Q)scripts/bench-probe.sh
 
-bench-tpcb: deps all
+bench-tpcb: deps-bench all
 	$(Q)scripts/bench-tpcb.sh
 
-bench-emulate: deps all
+bench-emulate: deps-bench all
 	$(Q)scripts/bench-emulate.sh
 
 # Known bugs planted one at a time in a copy of the checkout (never in it):
 # each must make a check fail. MUTANTS="name ..." runs only those.
-mutants: deps
+mutants: deps-test
 	$(Q)scripts/mutants.sh $(MUTANTS)
 
 clean:
@@ -205,6 +213,6 @@ clean:
 	rm -rf $(MAN_OUT)
 	find bench io tests -name '*.[od]' -delete
 
-.PHONY: all deps pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate mutants clean FORCE
+.PHONY: all deps deps-bench deps-test pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate mutants clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)

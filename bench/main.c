@@ -41,12 +41,20 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: eicbench COMMAND [options]   (eicbench COMMAND --help for its options)\n\n"
-		     "How much does this storage gain from I/O concurrency, why, and which\n"
-		     "effective_io_concurrency should it get?\n\ncommands:\n");
-	for (int i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].page->summary);
-	fprintf(out, "\nman eicbench-COMMAND for the whole page of each.\n");
+	int width = opts_width(out);
+
+	fputs("usage: ", out);
+	opts_wrap(out, "eicbench COMMAND [options] (eicbench COMMAND --help for its options)", 7, 7, width);
+	fputs("\n\n", out);
+	opts_wrap(out, "How much does this storage gain from I/O concurrency, why, and which "
+		  "effective_io_concurrency should it get?", 0, 0, width);
+	fputs("\n\ncommands:\n", out);
+	for (int i = 0; i < NCOMMANDS; i++) {
+		fprintf(out, "  %-10s ", commands[i].name);
+		opts_wrap(out, commands[i].page->summary, 13, 13, width);
+		fputc('\n', out);
+	}
+	fputs("\nman eicbench-COMMAND for the whole page of each.\n", out);
 }
 
 /* The hidden command: the man pages, from the table above. */
@@ -83,7 +91,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "-?") ||
+	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}

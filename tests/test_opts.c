@@ -3,7 +3,10 @@
  * short aliases ("-c 4", "-c4", bundled flags), range errors that name the
  * flag and the range, lists, sizes, durations; the strict rules: numbers
  * written plainly, lists without repeats, durations bounded, no control
- * characters in strings and positional paths (shown escaped).
+ * characters in strings and positional paths (shown escaped); positional
+ * arguments in any order with the options, "--" ending them; help asked
+ * with -h where -h is free; --help wrapped to a width; an option's other
+ * spelling (alias) taken, errors naming the option by its own name.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -396,6 +399,228 @@ static void paths_checked(void **state)
 	rmdir(dir);
 }
 
+
+/* A table taking a file and then any number of folders, anywhere. */
+struct pos_cfg {
+	const char *file;
+	struct opt_args rest;
+	long long rows;
+	bool flag;
+};
+
+static const struct opt_desc pos_table[] = {
+	{ "FILE", OPT_ARG, offsetof(struct pos_cfg, file), 0, 0, "FILE", NULL, "the file" },
+	{ "DIR", OPT_ARGS, offsetof(struct pos_cfg, rest), 0, 0, "DIR", NULL, "folders" },
+	{ "rows", OPT_INT, offsetof(struct pos_cfg, rows), 1, 1000, "N", NULL, "rows", 'c' },
+	{ "flag", OPT_FLAG, offsetof(struct pos_cfg, flag), 0, 0, NULL, NULL, "a flag" },
+	{ 0 }
+};
+
+static const struct opt_desc file_table[] = {	/* one positional, no more */
+	{ "FILE", OPT_ARG, offsetof(struct pos_cfg, file), 0, 0, "FILE.ini", NULL, "the file" },
+	{ "rows", OPT_INT, offsetof(struct pos_cfg, rows), 1, 1000, "N", NULL, "rows" },
+	{ 0 }
+};
+
+static int parse_pos(const struct opt_desc *t, struct pos_cfg *c, char **argv, char *err)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	memset(c, 0, sizeof(*c));
+	err[0] = '\0';
+	return opts_parse(t, c, argc, argv, err, OPT_ERR_MAX);
+}
+
+/* Options and positional arguments in any order, as getopt_long takes them. */
+static void any_order(void **state)
+{
+	static const struct {
+		char *argv[8];
+	} orders[] = {
+		{ { "f.ini", "a", "b", "--rows", "3", "--flag", NULL } },
+		{ { "--rows", "3", "--flag", "f.ini", "a", "b", NULL } },
+		{ { "--rows=3", "f.ini", "--flag", "a", "-c", "3", "b" } },
+		{ { "f.ini", "-c3", "a", "--flag", "b", NULL } },
+	};
+	char err[OPT_ERR_MAX];
+	struct pos_cfg c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		char *argv[9] = { 0 };
+
+		memcpy(argv, orders[i].argv, sizeof(orders[i].argv));
+		assert_int_equal(parse_pos(pos_table, &c, argv, err), 0);
+		assert_string_equal(c.file, "f.ini");
+		assert_int_equal(c.rest.n, 2);
+		assert_string_equal(c.rest.v[0], "a");
+		assert_string_equal(c.rest.v[1], "b");
+		assert_int_equal(c.rows, 3);
+		assert_true(c.flag);
+	}
+	/* confsweep's shape: options before the file, and after it */
+	{
+		char *before[] = { "--rows", "2", "f.ini", NULL };
+		char *twice[] = { "--rows", "2", "f.ini", "g.ini", NULL };
+
+		assert_int_equal(parse_pos(file_table, &c, before, err), 0);
+		assert_string_equal(c.file, "f.ini");
+		assert_int_equal(parse_pos(file_table, &c, twice, err), -EINVAL);
+		assert_string_equal(err, "too many command-line arguments (first is 'g.ini'); give one FILE.ini");
+	}
+}
+
+/* "--" ends the options: what follows is positional, "--help" and "-x" too. */
+static void double_dash(void **state)
+{
+	char *a1[] = { "--rows", "4", "--", "--flag", "-c", "--help", NULL };
+	char *a2[] = { "--", NULL };
+	char *a3[] = { "--flag", "--", "--rows", NULL };
+	char *a4[] = { "--help", "--", "x", NULL };
+	char err[OPT_ERR_MAX];
+	struct pos_cfg c;
+
+	(void)state;
+	assert_int_equal(parse_pos(pos_table, &c, a1, err), 0);
+	assert_int_equal(c.rows, 4);
+	assert_false(c.flag);
+	assert_string_equal(c.file, "--flag");
+	assert_int_equal(c.rest.n, 2);
+	assert_string_equal(c.rest.v[0], "-c");
+	assert_string_equal(c.rest.v[1], "--help");
+	assert_int_equal(parse_pos(pos_table, &c, a2, err), 0);
+	assert_null(c.file);
+	assert_int_equal(parse_pos(file_table, &c, a3, err), -EINVAL);	/* no --flag there */
+	assert_int_equal(parse_pos(pos_table, &c, a3, err), 0);
+	assert_true(c.flag);
+	assert_string_equal(c.file, "--rows");
+	assert_int_equal(parse_pos(pos_table, &c, a4, err), 1);	/* before "--", help */
+	/* a table without positional arguments still refuses one after "--" */
+	{
+		char *argv[] = { "--", "stray", NULL };
+		struct cfg k;
+
+		assert_int_equal(parse(&k, argv, err), -EINVAL);
+		assert_non_null(strstr(err, "unexpected argument 'stray'"));
+	}
+}
+
+/* -h asks for help unless the table gives it a meaning; -? always does. */
+static void help_short(void **state)
+{
+	static const struct opt_desc host_table[] = {
+		{ "host", OPT_STR, offsetof(struct cfg, name), 0, 0, "HOST", NULL, "host", 'h' },
+		{ 0 }
+	};
+	char *h[] = { "-h", NULL }, *hv[] = { "-h", "db1", NULL }, *q[] = { "-?", NULL };
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+
+	(void)state;
+	assert_int_equal(parse(&c, h, err), 1);
+	assert_int_equal(parse(&c, q, err), 1);
+	assert_int_equal(parse_with(host_table, &c, hv, err), 0);
+	assert_string_equal(c.name, "db1");
+	assert_int_equal(parse_with(host_table, &c, q, err), 1);
+}
+
+/* The words of S, each once separated by one space. */
+static void squeeze(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++)
+		if (*s != ' ' && *s != '\n')
+			out[n++] = *s;
+		else if (n && out[n - 1] != ' ')
+			out[n++] = ' ';
+	out[n] = '\0';
+}
+
+static size_t longest_line(const char *s)
+{
+	size_t best = 0;
+
+	for (const char *l = s; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		best = n > best ? n : best;
+		l += n + (l[n] == '\n');
+	}
+	return best;
+}
+
+/* --help wrapped to the width asked, every word kept, in order. */
+static void usage_wrapped(void **state)
+{
+	static const char usage[] = "eicbench thing [--rows N] [--a-long-option-name VALUE] [--flag] [--another-long-one X] FILE\n"
+				    "       eicbench thing --other";
+	static const struct opt_desc long_table[] = {
+		{ "rows", OPT_INT, offsetof(struct cfg, rows), 1, 1000, "N", "a default that is long as well",
+		  "how many rows the thing makes, which is a sentence long enough to need two lines or three at eighty columns" },
+		{ "a-very-long-option-name-indeed", OPT_STR, offsetof(struct cfg, name), 0, 0, "VALUE", NULL,
+		  "an option wider than its column" },
+		{ "flag", OPT_FLAG, offsetof(struct cfg, flag), 0, 0, NULL, NULL, "short" },
+		{ 0 }
+	};
+	char buf[3][8192], flat[2][8192];
+	int widths[3] = { 80, 120, 60 };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		FILE *f = fmemopen(buf[i], sizeof(buf[i]) - 1, "w");
+
+		assert_non_null(f);
+		memset(buf[i], 0, sizeof(buf[i]));
+		opts_usage_width(f, usage, long_table, widths[i]);
+		fclose(f);
+		if (longest_line(buf[i]) > (size_t)widths[i])
+			fail_msg("a line of %zu columns at width %d:\n%s", longest_line(buf[i]), widths[i], buf[i]);
+	}
+	assert_true(longest_line(buf[1]) > 80);		/* the width is used, not 80 */
+	squeeze(buf[0], flat[0], sizeof(flat[0]));
+	squeeze(buf[1], flat[1], sizeof(flat[1]));
+	assert_string_equal(flat[0], flat[1]);		/* the same words, in order */
+	assert_non_null(strstr(flat[0], "need two lines or three at eighty columns (default a default that is long as well)"));
+	assert_non_null(strstr(buf[0], "\n  --flag                     short\n"));
+	assert_non_null(strstr(buf[0], "\n       eicbench thing --other\n"));
+	/* a FILE that is no terminal gets 80 columns */
+	{
+		FILE *f = fmemopen(buf[2], sizeof(buf[2]), "w");
+
+		assert_int_equal(opts_width(f), 80);
+		fclose(f);
+	}
+}
+
+static void aliases(void **state)
+{
+	static const struct opt_desc alias_table[] = {
+		{ "depth", OPT_INT, offsetof(struct cfg, rows), 1, 64, "N", NULL, "reads in flight", .alias = "depths" },
+		{ 0 }
+	};
+	char *a1[] = { "--depths", "4", NULL }, *a2[] = { "--depths=8", NULL }, *a3[] = { "--depths", "04", NULL };
+	char *a4[] = { "--dept", "4", NULL };
+	char err[OPT_ERR_MAX], buf[1024] = "";
+	struct cfg c;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(parse_with(alias_table, &c, a1, err), 0);
+	assert_int_equal(c.rows, 4);
+	assert_int_equal(parse_with(alias_table, &c, a2, err), 0);
+	assert_int_equal(c.rows, 8);
+	assert_int_equal(parse_with(alias_table, &c, a3, err), -EINVAL);
+	assert_string_equal(err, "--depth: '04' is not written plainly; give 4");
+	assert_int_equal(parse_with(alias_table, &c, a4, err), -EINVAL);	/* no prefixes */
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	opts_usage_width(f, "x", alias_table, 80);
+	fclose(f);
+	assert_non_null(strstr(buf, "  --depth N                  reads in flight (also --depths)\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +637,11 @@ int main(void)
 		cmocka_unit_test(bounds_named),
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(paths_checked),
+		cmocka_unit_test(any_order),
+		cmocka_unit_test(double_dash),
+		cmocka_unit_test(help_short),
+		cmocka_unit_test(usage_wrapped),
+		cmocka_unit_test(aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

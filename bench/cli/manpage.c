@@ -111,7 +111,7 @@ static void synopsis(FILE *out, const struct man_form *forms)
 static void option(FILE *out, const struct opt_desc *d)
 {
 	fputs(".TP\n", out);
-	if (d->type == OPT_ARG) {
+	if (d->type == OPT_ARG || d->type == OPT_ARGS) {
 		fputs("\\fI", out);
 		text(out, d->metavar ? d->metavar : d->name);
 		fputs("\\fR\n", out);
@@ -136,12 +136,19 @@ static void option(FILE *out, const struct opt_desc *d)
 		text(out, d->def);
 		fputc(')', out);
 	}
+	if (d->alias) {
+		fputs(" (also \\-\\-", out);
+		text(out, d->alias);
+		fputc(')', out);
+	}
 	fputc('\n', out);
 }
 
 static void options(FILE *out, const char *cmd, const struct man_form *forms)
 {
 	int named = forms[0].usage && forms[0].name && forms[1].usage;
+
+	bool h_taken = false;	/* -h is an option of the command's (a host) */
 
 	heading(out, "OPTIONS");
 	for (const struct man_form *f = forms; f->usage; f++) {
@@ -150,10 +157,15 @@ static void options(FILE *out, const char *cmd, const struct man_form *forms)
 			text(out, f->name);
 			fputs("\"\n", out);
 		}
-		for (const struct opt_desc *d = f->table; d && d->name; d++)
+		for (const struct opt_desc *d = f->table; d && d->name; d++) {
 			option(out, d);
+			h_taken = h_taken || d->short_name == 'h';
+		}
 	}
-	fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nprint the usage and these options, and exit\n", out);
+	if (h_taken)
+		fputs(".TP\n\\fB\\-\\-help\\fR, \\fB\\-?\\fR\nprint the usage and these options, and exit\n", out);
+	else
+		fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nprint the usage and these options, and exit\n", out);
 }
 
 /* "NAME\twhat" lines as a list of tagged paragraphs. */

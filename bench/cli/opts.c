@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SHOWN_MAX 160	/* characters of a value shown in a message */
 
@@ -279,11 +281,16 @@ int opts_parse_ll_list(const char *flag, const char *s, long long min,
 
 /* ---- the table ---- */
 
+static bool named(const char *n, const char *name, size_t len)
+{
+	return n && strlen(n) == len && !strncmp(n, name, len);
+}
+
 static const struct opt_desc *find(const struct opt_desc *t, const char *name,
 				   size_t len)
 {
 	for (; t->name; t++)
-		if (strlen(t->name) == len && !strncmp(t->name, name, len))
+		if (named(t->name, name, len) || named(t->alias, name, len))
 			return t;
 	return NULL;
 }
@@ -327,7 +334,8 @@ static int store_text(const struct opt_desc *d, const char *v, char *err, size_t
 {
 	char what[80];
 
-	snprintf(what, sizeof(what), "--%s", d->name);
+	/* a positional argument by what it is ("result folder"), else the flag */
+	snprintf(what, sizeof(what), "%s%s", d->type == OPT_ARG || d->type == OPT_ARGS ? "" : "--", d->name);
 	return opts_check_text(what, v, err, errlen);
 }
 
@@ -460,16 +468,22 @@ static int parse_short(const struct opt_desc *table, void *cfg, int argc,
 	return 0;
 }
 
-/* A positional argument into the table's next free OPT_ARG. */
+/* A positional argument into the table's next free OPT_ARG, else its OPT_ARGS. */
 static int positional(const struct opt_desc *table, void *cfg, const char *a, bool *given,
 		      char *err, size_t errlen)
 {
+	const struct opt_desc *rest = NULL, *named = NULL;
 	char shown[SHOWN_MAX + 8];
 
 	for (const struct opt_desc *d = table; d->name; d++) {
 		const char **field = (const char **)((char *)cfg + d->offset);
 
-		if (d->type != OPT_ARG || *field)
+		if (d->type == OPT_ARGS)
+			rest = d;
+		if (d->type != OPT_ARG)
+			continue;
+		named = d;
+		if (*field)
 			continue;
 		if (store_text(d, a, err, errlen) < 0)
 			return -EINVAL;
@@ -477,14 +491,26 @@ static int positional(const struct opt_desc *table, void *cfg, const char *a, bo
 		mark(table, d, given);
 		return 0;
 	}
-	opts_escape(a, shown, sizeof(shown));
-	for (const struct opt_desc *d = table; d->name; d++)
-		if (d->type == OPT_ARG) {
-			snprintf(err, errlen, "too many command-line arguments (first is '%s'); give one %s",
-				 shown, d->metavar ? d->metavar : d->name);
+	if (rest) {
+		struct opt_args *l = (struct opt_args *)((char *)cfg + rest->offset);
+
+		if (l->n == OPT_ARGS_MAX) {
+			snprintf(err, errlen, "too many command-line arguments: at most %d %s",
+				 OPT_ARGS_MAX, rest->metavar ? rest->metavar : rest->name);
 			return -EINVAL;
 		}
-	snprintf(err, errlen, "unexpected argument '%s'; options start with --", shown);
+		if (store_text(rest, a, err, errlen) < 0)
+			return -EINVAL;
+		l->v[l->n++] = a;
+		mark(table, rest, given);
+		return 0;
+	}
+	opts_escape(a, shown, sizeof(shown));
+	if (named)
+		snprintf(err, errlen, "too many command-line arguments (first is '%s'); give one %s",
+			 shown, named->metavar ? named->metavar : named->name);
+	else
+		snprintf(err, errlen, "unexpected argument '%s'; options start with --", shown);
 	return -EINVAL;
 }
 
@@ -496,13 +522,21 @@ static bool asks_help(const struct opt_desc *table, const char *a)
 int opts_parse_given(const struct opt_desc *table, void *cfg, int argc, char **argv,
 		     bool *given, char *err, size_t errlen)
 {
+	bool options = true;	/* until "--" */
+
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		int ret;
 
-		if (asks_help(table, a))
+		if (options && !strcmp(a, "--")) {
+			options = false;
+			continue;
+		}
+		if (options && asks_help(table, a))
 			return 1;
-		if (!strncmp(a, "--", 2) && a[2])
+		if (!options)
+			ret = positional(table, cfg, a, given, err, errlen);
+		else if (!strncmp(a, "--", 2) && a[2])
 			ret = parse_long(table, cfg, argc, argv, &i, given, err, errlen);
 		else if (a[0] == '-' && a[1] && a[1] != '-')
 			ret = parse_short(table, cfg, argc, argv, &i, given, err, errlen);
@@ -520,22 +554,137 @@ int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 	return opts_parse_given(table, cfg, argc, argv, NULL, err, errlen);
 }
 
-void opts_usage(FILE *out, const char *usage, const struct opt_desc *t)
+/* ---- help ---- */
+
+int opts_width(FILE *out)
 {
-	fprintf(out, "usage: %s\n\noptions:\n", usage);
+	struct winsize ws;
+	int fd = out ? fileno(out) : -1;
+
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+void opts_wrap(FILE *out, const char *s, int col, int indent, int width)
+{
+	bool first = true;	/* no word on this line yet */
+
+	while (s && *s) {
+		size_t n;
+
+		if (*s == '\n') {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent, first = true, s++;
+			continue;
+		}
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
+		n = strcspn(s, " \n");
+		if (!first && col + 1 + (int)n > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent, first = true;
+		}
+		if (!first)
+			fputc(' ', out), col++;
+		fwrite(s, 1, n, out);
+		col += (int)n, first = false, s += n;
+	}
+}
+
+/* Where the continuation of a usage line goes. A line at column 7, under
+ * "usage: ", is another form; a line further in continues a form, at the
+ * column its author aligned it to. So: under the next line when it
+ * continues this one, else under this line when it is a continuation,
+ * else under the first "[" or "-" after the command's words, or 8 columns
+ * in. */
+static int usage_indent(const char *line, size_t len, const char *next, int width)
+{
+	size_t own = strspn(line, " "), after = next ? strspn(next, " ") : 0;
+
+	if (after > 7 && after > own && (int)after < width / 2)
+		return (int)after;
+	if (own > 7 && (int)own < width / 2)
+		return (int)own;
+	for (size_t i = 1, words = 0; i < len && (int)i < width / 2; i++) {
+		if (line[i - 1] != ' ' || line[i] == ' ')
+			continue;
+		if (line[i] == '[' || line[i] == '-' || ++words == 3)
+			return (int)i;	/* an option, or the word after "usage: eicbench CMD" */
+	}
+	return 8;
+}
+
+/* One line of the usage, LEN bytes, broken at spaces to WIDTH columns
+ * (before a "[" where one fits), continued at INDENT. */
+static void usage_line(FILE *out, const char *line, size_t len, int indent, int width)
+{
+	int col = 0;
+
+	while ((int)len + col > width) {
+		size_t cut = 0, any = 0;
+
+		for (size_t i = (size_t)(indent > col ? indent - col : 1); i < len && (int)i + col <= width; i++)
+			if (line[i] == ' ') {
+				any = i;
+				if (i + 1 < len && line[i + 1] == '[')
+					cut = i;
+			}
+		cut = cut ? cut : any;
+		if (!cut)
+			break;
+		fwrite(line, 1, cut, out);
+		fprintf(out, "\n%*s", indent, "");
+		col = indent;
+		line += cut + 1, len -= cut + 1;
+	}
+	fwrite(line, 1, len, out);
+	fputc('\n', out);
+}
+
+void opts_usage_width(FILE *out, const char *usage, const struct opt_desc *t, int width)
+{
+	char *text = NULL;
+	size_t textlen = 0;
+	FILE *u = open_memstream(&text, &textlen);
+
+	if (width < 60)
+		width = 60;
+	if (u) {	/* the whole usage, then each of its lines wrapped */
+		fprintf(u, "usage: %s", usage);
+		fclose(u);
+		for (const char *l = text; l && *l;) {
+			size_t n = strcspn(l, "\n");
+			const char *next = l[n] ? l + n + 1 : NULL;
+
+			usage_line(out, l, n, usage_indent(l, n, next, width), width);
+			l += n + (l[n] == '\n');
+		}
+		free(text);
+	}
+	fputs("\noptions:\n", out);
 	for (; t->name; t++) {
-		char left[64], alias[8] = "";
+		char left[64], alias[8] = "", help[2048];
 
 		if (t->short_name)
 			snprintf(alias, sizeof(alias), "-%c, ", t->short_name);
-		if (t->type == OPT_ARG)
+		if (t->type == OPT_ARG || t->type == OPT_ARGS)
 			snprintf(left, sizeof(left), "%s", t->metavar ? t->metavar : t->name);
 		else
 			snprintf(left, sizeof(left), "%s--%s%s%s", alias, t->name,
 				 t->metavar ? " " : "", t->metavar ? t->metavar : "");
-		fprintf(out, "  %-26s %s", left, t->help);
-		if (t->def)
-			fprintf(out, " (default %s)", t->def);
+		snprintf(help, sizeof(help), "%s%s%s%s%s%s%s", t->help, t->def ? " (default " : "",
+			 t->def ? t->def : "", t->def ? ")" : "", t->alias ? " (also --" : "",
+			 t->alias ? t->alias : "", t->alias ? ")" : "");
+		fprintf(out, "  %-26s ", left);
+		opts_wrap(out, help, 3 + (int)(strlen(left) > 26 ? strlen(left) : 26), 29, width);
 		fputc('\n', out);
 	}
+}
+
+void opts_usage(FILE *out, const char *usage, const struct opt_desc *t)
+{
+	opts_usage_width(out, usage, t, opts_width(out));
 }

@@ -8,8 +8,11 @@
  * only; strings (OPT_STR, OPT_LIST) holding a control character are refused.
  * "--help" and "-?" ask for help, and "-h" too unless the table gives -h a
  * meaning of its own (a host, as pgbench's). A table may take positional
- * arguments (OPT_ARG) and options whose every occurrence a function of the
- * command takes, in order (OPT_CALL, OPT_CALL_FLAG: pgbench's -f, -b, -S).
+ * arguments (OPT_ARG, OPT_ARGS) and options whose every occurrence a
+ * function of the command takes, in order (OPT_CALL, OPT_CALL_FLAG:
+ * pgbench's -f, -b, -S). Options and positional arguments come in any
+ * order, as getopt_long takes them, and "--" ends the options. --help is
+ * wrapped to the terminal's width (80 columns when not a terminal).
  */
 #ifndef BENCH_CLI_OPTS_H
 #define BENCH_CLI_OPTS_H
@@ -29,6 +32,8 @@ enum opt_type {
 	OPT_STR,       /* const char *, pointing into argv */
 	OPT_LIST,      /* struct opt_list: repeatable string option */
 	OPT_ARG,       /* const char *: a positional argument (one per entry, in order) */
+	OPT_ARGS,      /* struct opt_args: every positional argument after the
+			* OPT_ARG entries are filled, in order */
 	OPT_CALL,      /* take(cfg, value) for every occurrence */
 	OPT_CALL_FLAG, /* take(cfg, NULL) for every occurrence; no value */
 };
@@ -42,8 +47,16 @@ struct opt_list {
 	int n;
 };
 
+#define OPT_ARGS_MAX 256
+struct opt_args {
+	const char *v[OPT_ARGS_MAX];
+	int n;
+};
+
 struct opt_desc {
-	const char   *name;     /* long name without the leading "--" */
+	const char   *name;     /* long name without the leading "--"; of a
+				 * positional argument, what it is ("result
+				 * folder"), for messages */
 	enum opt_type type;
 	size_t        offset;   /* of the field in the command's settings struct */
 	long long     min, max; /* OPT_INT and OPT_SIZE ranges; OPT_SECONDS' max */
@@ -53,6 +66,9 @@ struct opt_desc {
 	char          short_name; /* optional one-letter alias ("-c 4", "-c4"); 0: none */
 	/* OPT_CALL, OPT_CALL_FLAG: 0, or -EINVAL with ERR filled */
 	int         (*take)(void *cfg, const char *value, char *err, size_t errlen);
+	/* another long name taken for it (the spelling another command uses),
+	 * shown in --help as "(also --ALIAS)"; NULL: none */
+	const char   *alias;
 };
 
 #define OPT_ERR_MAX 512
@@ -61,8 +77,10 @@ struct opt_desc {
  * Parse argv[0..argc) (the command's own arguments) into CFG. Accepts
  * "--name value" and "--name=value", and for options with a short_name
  * "-x value" and "-xvalue"; short flags may be bundled ("-nS"). Positional
- * arguments are an error. Returns 0, 1 when --help was asked for, or
- * -EINVAL with ERR filled.
+ * arguments, before, between or after the options, fill the table's OPT_ARG
+ * entries in order, then its OPT_ARGS; one more is an error. After "--"
+ * every argument is positional. argv is left as it is. Returns 0, 1 when
+ * --help was asked for (before a "--"), or -EINVAL with ERR filled.
  */
 int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 	       char *err, size_t errlen);
@@ -71,7 +89,18 @@ int opts_parse(const struct opt_desc *table, void *cfg, int argc, char **argv,
 int opts_parse_given(const struct opt_desc *table, void *cfg, int argc, char **argv,
 		     bool *given, char *err, size_t errlen);
 
+/* "usage: USAGE", then the table's options with their help, wrapped to
+ * opts_width(OUT) columns. */
 void opts_usage(FILE *out, const char *usage, const struct opt_desc *table);
+/* The same, wrapped to WIDTH columns (60 at least). */
+void opts_usage_width(FILE *out, const char *usage, const struct opt_desc *table, int width);
+/* The width help is wrapped to on OUT: the terminal's columns when OUT is
+ * one, else 80. */
+int opts_width(FILE *out);
+/* TEXT at column COL of a line of OUT (what is before it already written),
+ * its words wrapped at WIDTH columns onto lines indented by INDENT; a
+ * newline in TEXT starts a new line there. Ends without a newline. */
+void opts_wrap(FILE *out, const char *text, int col, int indent, int width);
 
 /*
  * Strict number parsing, shared with list parsers. 0 or -EINVAL. Whole

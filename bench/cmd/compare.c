@@ -19,14 +19,26 @@
 #include "bench/record/record.h"
 
 struct compare_opts {
+	struct opt_args dirs;
 	const char *format;
 	const char *out;
 	bool force, no_plot;
 };
 
+/* --json, as the other commands spell it: --format json */
+static int take_json(void *cfg, const char *value, char *err, size_t errlen)
+{
+	(void)value, (void)err, (void)errlen;
+	((struct compare_opts *)cfg)->format = "json";
+	return 0;
+}
+
 static const struct opt_desc compare_table[] = {
+	{ "result folder", OPT_ARGS, offsetof(struct compare_opts, dirs), 0, 0, "DIR", NULL,
+	  "two to eight result folders of eicbench sweep or eicbench run, the first the baseline" },
 	{ "format", OPT_STR, offsetof(struct compare_opts, format), 0, 0, "text|md|json", "text",
 	  "what to print" },
+	{ "json", OPT_CALL_FLAG, 0, 0, 0, NULL, NULL, "the same as --format json (as run --json)", 0, take_json },
 	{ "out", OPT_STR, offsetof(struct compare_opts, out), 0, 0, "DIR",
 	  "results/<UTC>-compare", "where compare.md, compare.json and the plots go (new or empty)" },
 	{ "force", OPT_FLAG, offsetof(struct compare_opts, force), 0, 0, NULL, NULL,
@@ -36,8 +48,7 @@ static const struct opt_desc compare_table[] = {
 	{ 0 }
 };
 
-#define USAGE "eicbench compare DIR DIR [DIR...] [--format text|md|json] [--out DIR] [--force] [--no-plot]\n" \
-	      "  each DIR a result folder of eicbench sweep or eicbench run"
+#define USAGE "eicbench compare DIR DIR [DIR...] [--format text|md|json] [--out DIR] [--force] [--no-plot]"
 
 static int fail(int ret, const char *msg)
 {
@@ -73,25 +84,23 @@ static int write_outputs(const struct compare *c, const char *dir, char *err, si
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { 0 };
-	const char *dirs[COMPARE_MAX_SIDES + 1];
 	char err[2048], dir[PATH_MAX], msg[1024] = "";
 	struct compare c;
-	int n = 0, ret;
+	int n, ret;
 
-	while (n < argc && argv[n][0] != '-' && n <= COMPARE_MAX_SIDES)
-		dirs[n] = argv[n], n++;
-	ret = opts_parse(compare_table, &o, argc - n, argv + n, err, sizeof(err));
+	ret = opts_parse(compare_table, &o, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		opts_usage(stdout, USAGE, compare_table);
 		return 0;
 	}
+	n = o.dirs.n < COMPARE_MAX_SIDES + 1 ? o.dirs.n : COMPARE_MAX_SIDES + 1;
 	if (ret == 0)
-		ret = opts_check_paths("result folder", argv, n, err, sizeof(err));
+		ret = opts_check_paths("result folder", (char *const *)o.dirs.v, n, err, sizeof(err));
 	if (ret < 0)
 		return fail(ret, err);
 	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "md") && strcmp(o.format, "json"))
 		return snprintf(err, sizeof(err), "--format %s: give text, md or json", o.format), fail(-EINVAL, err);
-	ret = compare_load(dirs, n, o.force, &c, err, sizeof(err));
+	ret = compare_load(o.dirs.v, n, o.force, &c, err, sizeof(err));
 	if (ret == 0)
 		ret = lock_hold_new_folder("compare", o.out, dir, sizeof(dir), err, sizeof(err));
 	if (ret == 0)

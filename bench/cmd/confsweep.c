@@ -33,6 +33,7 @@ struct confsweep_opts {
 	long long runs, clients, threads, transactions, scale, order_seed, pipeline;
 	double duration;
 	const char *warmup, *workload, *protocol, *query, *out, *resume;
+	const char *file;	/* the sweep file, as given */
 	bool cold, no_checkpoint;
 };
 
@@ -40,6 +41,8 @@ struct confsweep_opts {
 
 static const struct opt_desc confsweep_table[] = {
 	SERVER_OPTS(struct confsweep_opts, srv),
+	{ "the sweep file", OPT_ARG, CO(file), 0, 0, "FILE.ini", NULL,
+	  "the sweep file: [sweep] and one section per step (named without its folder, looked up in the installed sweeps/ too)" },
 	{ "set", OPT_LIST, CO(set), 0, 0, "NAME=V1,V2", NULL,
 	  "vary a setting (repeatable: several make a grid); instead of a sweep file" },
 	{ "runs", OPT_INT, CO(runs), 1, 1000, "N", "the file's, else 3", "measured runs of every step" },
@@ -390,18 +393,18 @@ static int resume_options(struct confsweep *cs)
 static int configure(struct confsweep *cs, int argc, char **argv)
 {
 	struct runner_cfg *rc = &cs->r.cfg;
-	int n = argc > 0 && argv[0][0] != '-' ? 1 : 0, ret;
+	int ret;
 
 	server_cfg_defaults(&cs->o.srv);
 	cs->o.order_seed = -1;
 	cs->file = NULL;
-	if (n) {	/* "seed-2013.ini" or "sweeps/seed-2013.ini" from anywhere */
-		datadir_sweep_file(argv[0], cs->file_path, sizeof(cs->file_path));
-		cs->file = cs->file_path;
-	}
-	ret = opts_parse(confsweep_table, &cs->o, argc - n, argv + n, cs->err, sizeof(cs->err));
+	ret = opts_parse(confsweep_table, &cs->o, argc, argv, cs->err, sizeof(cs->err));
 	if (ret != 0)
 		return ret;
+	if (cs->o.file) {	/* "seed-2013.ini" or "sweeps/seed-2013.ini" from anywhere */
+		datadir_sweep_file(cs->o.file, cs->file_path, sizeof(cs->file_path));
+		cs->file = cs->file_path;
+	}
 	if (!cs->file && !cs->o.set.n && !cs->o.resume) {
 		snprintf(cs->err, sizeof(cs->err), "give a sweep file (e.g. sweeps/seed-2013.ini) or --set NAME=V1,V2: " USAGE);
 		return -EINVAL;

@@ -360,8 +360,8 @@ int cmd_device(int argc, char **argv)
 	char err[OPT_ERR_MAX];
 	int rc;
 
-	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-		printf("usage: eicbench device emulate [options]   (eicbench device emulate --help)\n");
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") || !strcmp(argv[0], "-?"))) {
+		opts_usage(stdout, USAGE, device_table);	/* its one verb's */
 		return 0;
 	}
 	if (argc < 1 || strcmp(argv[0], "emulate")) {

@@ -22,6 +22,7 @@
 #define MAX_DIRS 256
 
 struct cmd_export_opts {
+	struct opt_args dirs;
 	const char *dsn;
 	struct export_opts o;
 };
@@ -29,6 +30,8 @@ struct cmd_export_opts {
 #define EO(f) offsetof(struct cmd_export_opts, f)
 
 static const struct opt_desc export_table[] = {
+	{ "result folder", OPT_ARGS, EO(dirs), 0, 0, "DIR", NULL,
+	  "result folders of eicbench sweep, probe, run, tpcb run or confsweep (at most 256)" },
 	{ "dsn", OPT_STR, EO(dsn), 0, 0, "CONNINFO", NULL,
 	  "the results database (libpq connection string or URI; PG* variables apply)" },
 	{ "label", OPT_STR, EO(o.label), 0, 0, "TEXT", "the sweep file's name, else the command",
@@ -38,8 +41,7 @@ static const struct opt_desc export_table[] = {
 	{ 0 }
 };
 
-#define USAGE "eicbench export DIR [DIR...] --dsn CONNINFO [--label TEXT] [--with-logs]\n" \
-	      "  each DIR a result folder of eicbench sweep, probe, run, tpcb run or confsweep"
+#define USAGE "eicbench export DIR [DIR...] --dsn CONNINFO [--label TEXT] [--with-logs]"
 
 static void say(const struct export_folder *f)
 {
@@ -94,19 +96,18 @@ int cmd_export(int argc, char **argv)
 	int n = 0, loaded = 0, skipped = 0, applied = 0, ret;
 	PGconn *c;
 
-	while (n < argc && argv[n][0] != '-')
-		n++;
-	ret = opts_parse(export_table, &o, argc - n, argv + n, err, sizeof(err));
+	ret = opts_parse(export_table, &o, argc, argv, err, sizeof(err));
 	if (ret == 1) {
 		opts_usage(stdout, USAGE, export_table);
 		return 0;
 	}
+	n = o.dirs.n;
 	if (ret == 0)
-		ret = opts_check_paths("result folder", argv, n, err, sizeof(err));
+		ret = opts_check_paths("result folder", (char *const *)o.dirs.v, n, err, sizeof(err));
 	if (ret < 0)
 		return cmd_fail("export", ret, err);
 	if (n == 0 || n > MAX_DIRS || !o.dsn)
-		return cmd_fail("export", -EINVAL, n == 0 ? "give one or more result folders first: " USAGE :
+		return cmd_fail("export", -EINVAL, n == 0 ? "give one or more result folders: " USAGE :
 				!o.dsn ? "--dsn CONNINFO: give the results database to load into" :
 				"at most 256 folders at once");
 	c = PQconnectdb(o.dsn);
@@ -123,7 +124,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "eicbench export: the results database's schema is now at version %d (%d migration%s applied)\n",
 			export_schema_version(c, err, sizeof(err)), applied, applied == 1 ? "" : "s");
 	for (int i = 0; ret == 0 && i < n; i++) {
-		int k = export_tree(c, argv[i], &o.o, &skipped);
+		int k = export_tree(c, o.dirs.v[i], &o.o, &skipped);
 
 		if (k < 0)
 			ret = k;

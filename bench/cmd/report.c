@@ -20,20 +20,31 @@
 #include "bench/report/verdict.h"
 
 struct report_opts {
+	const char *dir;
 	const char *format;
 	bool no_plot;
 };
 
+/* --json, as the other commands spell it: --format json */
+static int take_json(void *cfg, const char *value, char *err, size_t errlen)
+{
+	(void)value, (void)err, (void)errlen;
+	((struct report_opts *)cfg)->format = "json";
+	return 0;
+}
+
 static const struct opt_desc report_table[] = {
+	{ "result folder", OPT_ARG, offsetof(struct report_opts, dir), 0, 0, "DIR", NULL,
+	  "a result folder written by eicbench sweep, run or confsweep" },
 	{ "format", OPT_STR, offsetof(struct report_opts, format), 0, 0, "text|csv|md|html|json", "text",
 	  "what to print: the table and explanation, summary.csv, report.md, report.html, or JSON" },
+	{ "json", OPT_CALL_FLAG, 0, 0, 0, NULL, NULL, "the same as --format json (as run --json)", 0, take_json },
 	{ "no-plot", OPT_FLAG, offsetof(struct report_opts, no_plot), 0, 0, NULL, NULL,
 	  "do not run gnuplot (sweep.svg and sweep.png stay as they are)" },
 	{ 0 }
 };
 
-#define USAGE "eicbench report DIR [--format text|csv|md|html|json] [--no-plot]\n" \
-	      "  DIR is a result folder written by eicbench sweep or eicbench run"
+#define USAGE "eicbench report DIR [--format text|csv|md|html|json] [--no-plot]"
 
 static const struct {
 	const char *name;
@@ -53,34 +64,28 @@ static int parse_format(const char *s, enum report_format *out)
 	return -EINVAL;
 }
 
-/* DIR first, then options. 0, 1 for --help, or -EINVAL after printing why. */
+/* DIR and the options, in any order. 0, 1 for --help, or -EINVAL after
+ * printing why. */
 static int parse(int argc, char **argv, struct report_opts *o, enum report_format *fmt)
 {
 	char err[OPT_ERR_MAX], msg[OPT_ERR_MAX + 256];
 	struct stat st;
-	int ret;
+	int ret = opts_parse(report_table, o, argc, argv, err, sizeof(err));
 
-	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-		opts_usage(stdout, USAGE, report_table);
-		return 1;
-	}
-	if (argc < 1 || argv[0][0] == '-')
-		return cmd_fail("report", -EINVAL, "give the result folder first: " USAGE), -EINVAL;
-	if (opts_check_text("result folder", argv[0], err, sizeof(err)) < 0)
-		return cmd_fail("report", -EINVAL, err), -EINVAL;
-	ret = stat(argv[0], &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-	if (ret < 0) {
-		snprintf(msg, sizeof(msg), "%s: %s; give a result folder written by eicbench sweep",
-			 argv[0], strerror(-ret));
-		return cmd_fail("report", -EINVAL, msg), -EINVAL;
-	}
-	ret = opts_parse(report_table, o, argc - 1, argv + 1, err, sizeof(err));
 	if (ret == 1) {
 		opts_usage(stdout, USAGE, report_table);
 		return 1;
 	}
 	if (ret < 0)
 		return cmd_fail("report", ret, err), -EINVAL;
+	if (!o->dir)
+		return cmd_fail("report", -EINVAL, "give the result folder: " USAGE), -EINVAL;
+	ret = stat(o->dir, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (ret < 0) {
+		snprintf(msg, sizeof(msg), "%s: %s; give a result folder written by eicbench sweep",
+			 o->dir, strerror(-ret));
+		return cmd_fail("report", -EINVAL, msg), -EINVAL;
+	}
 	if (o->format && parse_format(o->format, fmt) < 0) {
 		snprintf(msg, sizeof(msg), "--format %s: give text, csv, md, html or json", o->format);
 		return cmd_fail("report", -EINVAL, msg), -EINVAL;
@@ -97,25 +102,25 @@ int cmd_report(int argc, char **argv)
 
 	if (ret != 0)
 		return ret == 1 ? 0 : EXIT_BAD_INPUT;
-	if (report_steps_is(argv[0])) {
+	if (report_steps_is(o.dir)) {
 		if (fmt != REPORT_TEXT) {
-			snprintf(err, sizeof(err), "%s: a confsweep's report is text (report.md and report.html are written beside); drop --format", argv[0]);
+			snprintf(err, sizeof(err), "%s: a confsweep's report is text (report.md and report.html are written beside); drop --format", o.dir);
 			return cmd_fail("report", -EINVAL, err);
 		}
-		ret = report_steps_finish(argv[0], stdout, err, sizeof(err));
+		ret = report_steps_finish(o.dir, stdout, err, sizeof(err));
 		return ret < 0 ? cmd_fail("report", ret == -ENOENT ? -EINVAL : ret, err) : 0;
 	}
-	if (record_folder_is(argv[0], "run"))
-		ret = verdict_render(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
+	if (record_folder_is(o.dir, "run"))
+		ret = verdict_render(o.dir, fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
 	else
-		ret = report_folder(argv[0], fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
+		ret = report_folder(o.dir, fmt, !o.no_plot, stdout, note, sizeof(note), err, sizeof(err));
 	if (ret == -ENOENT)
 		ret = -EINVAL;          /* a folder without its records is bad input */
 	if (ret < 0)
 		return cmd_fail("report", ret, err);
 	fprintf(fmt == REPORT_TEXT ? stdout : stderr, "%sWritten to %s: %s; %s\n",
-		fmt == REPORT_TEXT ? "\n" : "", argv[0],
-		record_folder_is(argv[0], "run") ? VERDICT_MD ", " VERDICT_HTML : REPORT_SUMMARY_CSV ", " REPORT_MD ", " REPORT_HTML_FILE, note);
+		fmt == REPORT_TEXT ? "\n" : "", o.dir,
+		record_folder_is(o.dir, "run") ? VERDICT_MD ", " VERDICT_HTML : REPORT_SUMMARY_CSV ", " REPORT_MD ", " REPORT_HTML_FILE, note);
 	return 0;
 }
 

@@ -51,8 +51,9 @@ static const struct opt_desc run_table[] = {
 	  "each sweep starts no new round after this much time (at most 7 days; not with --quick)" },
 	{ "query", OPT_STR, offsetof(struct run_opts, query), 0, 0, "LIST", "blog,sparse",
 	  "the query presets to sweep, comma-separated" },
-	{ "depths", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
-	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve" },
+	{ "depth", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
+	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve, as probe --depth",
+	  .alias = "depths" },
 	{ "tablespace-dir", OPT_STR, offsetof(struct run_opts, tablespace_dir), 0, 0, "DIR", "the default tablespace",
 	  "the data set in a tablespace on DIR (eicbench load --tablespace-dir): the verdict is that storage's" },
 	{ "quick", OPT_FLAG, offsetof(struct run_opts, quick), 0, 0, NULL, NULL,
@@ -106,7 +107,7 @@ static int split_queries(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* --eic as the sweeps take it; --depths as the curve takes it, named as
+/* --eic as the sweeps take it; --depth as the curve takes it, named as
  * the run's option. */
 static int check_lists(struct run *r, char *err, size_t errlen)
 {
@@ -116,7 +117,7 @@ static int check_lists(struct run *r, char *err, size_t errlen)
 
 	free(g);
 	if (ret == 0 && r->o.depths &&
-	    opts_parse_ll_list("depths", r->o.depths, 1, PROBE_MAX_DEPTH, d, PROBE_PLAN_MAX_DEPTHS, err, errlen) < 0)
+	    opts_parse_ll_list("depth", r->o.depths, 1, PROBE_MAX_DEPTH, d, PROBE_PLAN_MAX_DEPTHS, err, errlen) < 0)
 		ret = -EINVAL;
 	return ret;
 }
@@ -131,7 +132,7 @@ static int check_applies(const struct run *r, bool resuming, char *err, size_t e
 	if (resuming && (bad = o->out ? "out" : o->rows ? "rows" : o->seed ? "seed" : o->eic ? "eic" :
 			 o->runs ? "runs" : o->max_runs ? "max-runs" : o->budget_s > 0 ? "budget" :
 			 o->margin_pct ? "margin" :
-			 o->query ? "query" : o->depths ? "depths" : o->quick ? "quick" :
+			 o->query ? "query" : o->depths ? "depth" : o->quick ? "quick" :
 			 o->no_probe ? "no-probe" : o->tablespace_dir ? "tablespace-dir" : NULL))
 		why = "a resumed run goes on with the options it was started with; give --resume DIR and the server's options alone";
 	else if (o->srv.dsn && (bad = o->srv.datadir ? "datadir" : o->srv.pgbin ? "pgbin" : o->srv.pg ? "pg" :
@@ -139,7 +140,7 @@ static int check_applies(const struct run *r, bool resuming, char *err, size_t e
 		why = "it is the managed cluster's, and --dsn names an existing server instead";
 	else if (o->quick && (bad = o->max_runs ? "max-runs" : o->budget_s > 0 ? "budget" : NULL))
 		why = "--quick runs each sweep --runs rounds and no more";
-	else if (o->no_probe && (bad = o->depths ? "depths" : NULL))
+	else if (o->no_probe && (bad = o->depths ? "depth" : NULL))
 		why = "--no-probe leaves out the device's curve";
 	if (!bad)
 		return 0;
@@ -531,7 +532,7 @@ const struct man_page cmd_run_page = {
 	.description =
 	"The whole suite in one command and one result folder, each step doing what its own command does (the same library calls with the same settings) and writing a subfolder: the managed cluster (made when the data directory holds none, and started), or the --dsn server made cold with --restart-cmd; the data set (reused when the same rows and seed are there); the check for caches below this machine; for each query the cold sweep, each query trial with a replay trial in the same round after a cold cycle of its own (the query's heap reads issued on the table's files as PostgreSQL issues them at that value); the device's own curve; and the verdict.\n\n"
 	"The verdict is one value for the data set's tablespace: the smallest value whose regret (its time over the fastest other value's in a query, paired within rounds, with its one-sided bounds) is within the margin (--margin, 10%) in every query, else the value whose worst regret is least, with what each query pays for it; beside it the regret table, the device's knee and the SQL that applies it. While a value's bounds still reach past the margin the answer is provisional, and the report says why (docs/decision.md).\n\n"
-	"The server's options (--pg, --pgbin, --user, --port, --listen, --timeout) apply to every step. Every option is checked, and the server's binaries found, before anything is written; one that has nothing to act on is refused with exit status 2: --pg with no such build (the message names scripts/build-pg.sh), an empty --datadir, --listen or --port for an existing cluster made otherwise (both are fixed at init), the managed cluster's options with --dsn, --max-runs or --budget with --quick, --depths with --no-probe, and the run's own options with --resume.\n\n"
+	"The server's options (--pg, --pgbin, --user, --port, --listen, --timeout) apply to every step. Every option is checked, and the server's binaries found, before anything is written; one that has nothing to act on is refused with exit status 2: --pg with no such build (the message names scripts/build-pg.sh), an empty --datadir, --listen or --port for an existing cluster made otherwise (both are fixed at init), the managed cluster's options with --dsn, --max-runs or --budget with --quick, --depth with --no-probe, and the run's own options with --resume.\n\n"
 	"One line per step says which step of how many, the time so far and an estimate of what is left. Standard output is line-buffered, so a log of stdout and stderr together keeps every paragraph whole and every line in order. After Ctrl-C or a failure, --resume goes on from the first step not done.",
 	.examples = run_examples,
 	.files = "results/<UTC>-run/\tmeta.json (the steps and their state), cache-check/, sweep-QUERY/ (query and replay trials), device/, report.md, report.html and the plots",

@@ -289,7 +289,7 @@ int cmd_server(int argc, char **argv)
 	int ret, i;
 
 	server_cfg_defaults(&o.srv);
-	if (argc < 1 || !strcmp(argv[0], "--help")) {
+	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") || !strcmp(argv[0], "-?")) {
 		opts_usage(argc < 1 ? stderr : stdout, USAGE, server_table);
 		return argc < 1 ? EXIT_BAD_INPUT : 0;
 	}

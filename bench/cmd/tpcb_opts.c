@@ -206,6 +206,23 @@ const char tpcb_usage_init[] = USAGE_INIT;
 const char tpcb_usage_run[] = USAGE_RUN;
 const char tpcb_server_rule[] = SERVER_RULE;
 
+/* RULE's sentences wrapped to the width --help takes; "Exit status:" on a
+ * line of its own. */
+static void wrap_rule(FILE *out, const char *rule)
+{
+	char text[sizeof(SERVER_RULE)], *exit_status;
+
+	snprintf(text, sizeof(text), "%s", rule);
+	for (char *c = text; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	exit_status = strstr(text, " Exit status:");
+	if (exit_status)
+		*exit_status = '\n';
+	opts_wrap(out, text, 0, 0, opts_width(out));
+	putc('\n', out);
+}
+
 void tpcb_opts_usage(int mode)
 {
 	if (mode == TPCB_MODE_INIT)
@@ -215,7 +232,8 @@ void tpcb_opts_usage(int mode)
 	else
 		opts_usage(stdout, "eicbench tpcb init|run [OPTION]... [DBNAME]   (or pgbench's form: eicbench tpcb [-i] [OPTION]...)\n"
 			   "       " USAGE_INIT "\n       " USAGE_RUN, tpcb_all_table);
-	printf("\n" SERVER_RULE);
+	putchar('\n');
+	wrap_rule(stdout, SERVER_RULE);
 }
 
 /* The first option of the other mode that was given, or NULL. */

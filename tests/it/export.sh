@@ -67,7 +67,7 @@ same "... its folder keyed by its host, the trial following" \
 sum=$(md5sum <"$T/s1/trials.jsonl")
 fails 2 "no readable meta.json" "a folder that is no result folder" "$EB" export "$T" --dsn "$DSN"
 fails 2 "give the results database" "no --dsn" "$EB" export "$T/s1"
-fails 2 "result folders first" "no folder" "$EB" export --dsn "$DSN"
+fails 2 "give one or more result folders: " "no folder" "$EB" export --dsn "$DSN"
 says_err "a good folder and a bad one: the good one loads" "1 folder(s) loaded, 1 skipped" "$EB" export "$T/s1" "$T/nosuch" --dsn "$DSN"
 fails 1 "cannot connect" "an unreachable database" "$EB" export "$T/s1" --dsn "host=$T/none password=hunter2"
 out=$("$EB" export "$T/s1" --dsn "host=$T/none password=hunter2" 2>&1)

@@ -46,11 +46,11 @@ refused "--set work_mem=4MB,4096kB: '4MB' and '4096kB' are the same value" "swee
 	"$EB" sweep --datadir "$T/pg" --set work_mem=4MB,4096kB --out "$T/out"
 refused "--runs: '03' is not written plainly; give 3" "sweep --runs 03" \
 	"$EB" sweep --datadir "$T/pg" --runs 03 --out "$T/out"
-refused "--depths: '04' is not written plainly; give 4" "run --depths 1,04" \
+refused "--depth: '04' is not written plainly; give 4" "run --depths 1,04" \
 	"$EB" run --datadir "$T/pg" --depths 1,04 --out "$T/out"
-refused "--depths: 2 is given twice" "run --depths 1,2,2" \
+refused "--depth: 2 is given twice" "run --depths 1,2,2" \
 	"$EB" run --datadir "$T/pg" --depths 1,2,2 --out "$T/out"
-refused "--depths: '4097' is not allowed; give a whole number from 1 to 4096" "run --depths past io_uring's ring" \
+refused "--depth: '4097' is not allowed; give a whole number from 1 to 4096" "run --depths past io_uring's ring" \
 	"$EB" run --datadir "$T/pg" --depths 1,4097 --out "$T/out"
 refused "--eic 0,1,+1: '+1' is not written plainly; give 1" "run --eic 0,1,+1" \
 	"$EB" run --datadir "$T/pg" --eic 0,1,+1 --out "$T/out"

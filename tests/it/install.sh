@@ -22,7 +22,7 @@ ok "eicbench-sweep(1) reads through man's own search path" \
 	sh -c "MANPATH='$R$P/share/man' man -w eicbench-sweep | grep -qx '$R$P/share/man/man1/eicbench-sweep.1'"
 ok "the gnuplot scripts" test -s "$R$P/share/eicbench/scripts/plot-sweep.gp" -a -s "$R$P/share/eicbench/scripts/plot-device.gp"
 same "the sweep files" "$(ls "$R$P/share/eicbench/sweeps")" "$(ls "$top/sweeps")"
-ok "the README and the documents" test -s "$R$P/share/doc/eicbench/README.md" -a -s "$R$P/share/doc/eicbench/docs/commands.md"
+ok "the README, the licence and the documents" test -s "$R$P/share/doc/eicbench/README.md" -a -s "$R$P/share/doc/eicbench/LICENSE" -a -s "$R$P/share/doc/eicbench/docs/commands.md"
 
 # From outside the checkout, with nothing pointing at it.
 cd "$T" || exit 1

@@ -6,7 +6,7 @@
 . tests/it/lib.sh
 M=${MAN_OUT:-man}
 # 4 checks a command, 6 besides
-plan $((6 + 4 * $("$EB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF' | wc -l)))
+plan $((6 + 4 * $("$EB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/' | wc -l)))
 
 if ! command -v man >/dev/null 2>&1; then
 	skip_rest "man not installed (man-db)"
@@ -20,7 +20,7 @@ render() {
 
 # commands: the names eicbench --help lists under "commands:"
 commands() {
-	"$EB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'
+	"$EB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }'
 }
 
 # forms CMD: "" for the command itself, and each subcommand its usage line

@@ -298,7 +298,7 @@ refused "--listen '::1': the cluster in $D was made listening on '127.0.0.1'" "-
 refused "--port 5499: the cluster in $D was made with port $P" "--port for a cluster made with another" --quick --datadir "$D" --port 5499
 refused "--pg does not apply" "--pg with --dsn" --quick --dsn "host=$D port=$P" --restart-cmd true --pg 18
 refused "--max-runs does not apply" "--max-runs with --quick" --quick --datadir "$D" --max-runs 4
-refused "--depths does not apply" "--depths with --no-probe" --no-probe --datadir "$D" --depths 1,2
+refused "--depth does not apply" "--depths with --no-probe" --no-probe --datadir "$D" --depths 1,2
 fails 2 "--rows does not apply" "--resume with the run's own options" "$EB" run --resume "$R" --rows 5000
 same "the resumed folder untouched" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
 
