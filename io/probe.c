@@ -49,7 +49,7 @@ struct run {
 	size_t              errlen;
 };
 
-static int fail(struct run *r, enum probe_stage stage, int rc, const char *fmt, ...)
+static int probe_failed(struct run *r, enum probe_stage stage, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -128,7 +128,7 @@ static int verify(struct run *r, const struct engine_io *io)
 	for (unsigned i = 0; i < io->nblocks; i++)
 		if (c->verify((const char *)io->buf + (size_t)i * bs, io->block + i, bs,
 			      c->verify_arg) != 0)
-			return fail(r, PROBE_FAILED_VERIFY, -EIO,
+			return probe_failed(r, PROBE_FAILED_VERIFY, -EIO,
 				    "%s: block %" PRIu64 " does not hold the expected bytes",
 				    c->engine->name, io->block + i);
 	return 0;
@@ -143,10 +143,10 @@ static int finish(struct run *r, struct engine_io *io, uint64_t t)
 
 	if (io->result != want) {
 		if (io->result < 0)
-			return fail(r, PROBE_FAILED_IO, (int)io->result,
+			return probe_failed(r, PROBE_FAILED_IO, (int)io->result,
 				    "%s: read of block %" PRIu64 " failed: %s",
 				    c->engine->name, io->block, strerror((int)-io->result));
-		return fail(r, PROBE_FAILED_IO, -EIO,
+		return probe_failed(r, PROBE_FAILED_IO, -EIO,
 			    "%s: short read of block %" PRIu64 ": %" PRId64 " of %" PRId64 " bytes",
 			    c->engine->name, io->block, io->result, want);
 	}
@@ -158,7 +158,7 @@ static int finish(struct run *r, struct engine_io *io, uint64_t t)
 	if (r->eng.ops->advise) {
 		int rc = r->eng.ops->advise(&r->eng, io);
 		if (rc < 0)
-			return fail(r, PROBE_FAILED_IO, rc, "%s: advice failed: %s",
+			return probe_failed(r, PROBE_FAILED_IO, rc, "%s: advice failed: %s",
 				    c->engine->name, strerror(-rc));
 	}
 	return 0;
@@ -176,7 +176,7 @@ static int loop_sync(struct run *r)
 		rc = r->eng.ops->queue(&r->eng, io);
 		t = clock_now_ns();
 		if (rc < 0)
-			return fail(r, PROBE_FAILED_IO, rc, "%s: %s", r->cfg->engine->name,
+			return probe_failed(r, PROBE_FAILED_IO, rc, "%s: %s", r->cfg->engine->name,
 				    strerror(-rc));
 		if ((rc = finish(r, io, t)) < 0)
 			return rc;
@@ -199,7 +199,7 @@ static int fill(struct run *r)
 		struct engine_io *io = r->free_ios[r->nfree - 1];
 		prepare(r, io);
 		if ((rc = ops->queue(&r->eng, io)) < 0)
-			return fail(r, PROBE_FAILED_IO, rc, "%s: submit: %s",
+			return probe_failed(r, PROBE_FAILED_IO, rc, "%s: submit: %s",
 				    r->cfg->engine->name, strerror(-rc));
 		r->nfree--;
 		n++;
@@ -226,7 +226,7 @@ static int turn(struct run *r, int queued)
 			r->free_ios[r->nfree + (unsigned)i]->start_ns = t0;
 	}
 	if ((rc = ops->commit(&r->eng, 1)) < 0)
-		return fail(r, PROBE_FAILED_IO, rc, "%s: submit and wait: %s",
+		return probe_failed(r, PROBE_FAILED_IO, rc, "%s: submit and wait: %s",
 			    r->cfg->engine->name, strerror(-rc));
 	return ops->reap(&r->eng, r->done, r->cfg->depth);
 }
@@ -302,7 +302,7 @@ static int alloc_slots(struct run *r, unsigned depth, uint32_t bs)
 	if (r->hist && r->ios && r->free_ios && r->done)
 		r->bufs = alloc_bufs(depth * slot_bytes);
 	if (!r->bufs)
-		return fail(r, PROBE_FAILED_SETUP, -ENOMEM, "out of memory for %u slots", depth);
+		return probe_failed(r, PROBE_FAILED_SETUP, -ENOMEM, "out of memory for %u slots", depth);
 	hist_init(r->hist);
 	for (unsigned i = 0; i < depth; i++) {
 		r->ios[i] = (struct engine_io){
@@ -328,23 +328,23 @@ static int check_config(struct run *r)
 	const struct probe_config *c = r->cfg;
 
 	if (!c->engine || !c->map || c->map->nblocks == 0)
-		return fail(r, PROBE_FAILED_SETUP, -EINVAL, "no engine or no blocks");
+		return probe_failed(r, PROBE_FAILED_SETUP, -EINVAL, "no engine or no blocks");
 	if (c->depth < 1 || c->depth > PROBE_MAX_DEPTH ||
 	    (c->engine->max_depth && c->depth > c->engine->max_depth))
-		return fail(r, PROBE_FAILED_SETUP, -EINVAL, "depth %u is outside 1..%u",
+		return probe_failed(r, PROBE_FAILED_SETUP, -EINVAL, "depth %u is outside 1..%u",
 			    c->depth, PROBE_MAX_DEPTH);
 	if (c->count == 0 && c->duration_ns == 0)
-		return fail(r, PROBE_FAILED_SETUP, -EINVAL, "neither a count nor a duration");
+		return probe_failed(r, PROBE_FAILED_SETUP, -EINVAL, "neither a count nor a duration");
 	if (c->combine > PROBE_MAX_COMBINE)
-		return fail(r, PROBE_FAILED_SETUP, -EINVAL, "combine %u is outside 1..%u",
+		return probe_failed(r, PROBE_FAILED_SETUP, -EINVAL, "combine %u is outside 1..%u",
 			    c->combine, PROBE_MAX_COMBINE);
 	if ((uint64_t)c->depth * r->max_blocks * c->map->block_bytes > PROBE_MAX_BUF_BYTES)
-		return fail(r, PROBE_FAILED_SETUP, -EINVAL,
+		return probe_failed(r, PROBE_FAILED_SETUP, -EINVAL,
 			    "depth %u x %u blocks of %u bytes is more than %u MiB of buffers",
 			    c->depth, r->max_blocks, c->map->block_bytes, PROBE_MAX_BUF_BYTES >> 20);
 	if (c->steady && (!c->duration_ns || !c->steady->window_ns || !c->steady->windows ||
 			  c->duration_ns / c->steady->window_ns > PROBE_MAX_WINDOWS))
-		return fail(r, PROBE_FAILED_SETUP, -EINVAL,
+		return probe_failed(r, PROBE_FAILED_SETUP, -EINVAL,
 			    "a steady rule needs a duration of at most %u windows", PROBE_MAX_WINDOWS);
 	return 0;
 }
@@ -368,7 +368,7 @@ static int start_engine(struct run *r)
 		return 0;
 	rc = c->engine->init(&r->eng);
 	if (rc < 0)
-		return fail(r, PROBE_FAILED_ENGINE_INIT, rc, "%s: cannot start: %s",
+		return probe_failed(r, PROBE_FAILED_ENGINE_INIT, rc, "%s: cannot start: %s",
 			    c->engine->name, strerror(-rc));
 	return 0;
 }

@@ -54,7 +54,7 @@ static void first_line(const char *path, char *out, size_t len)
 }
 
 /* The device's and its members' names from the diskstats text. */
-static int names(const char *text, struct device_info *out)
+static int device_names(const char *text, struct device_info *out)
 {
 	int n = 0;
 
@@ -110,7 +110,7 @@ int pubdev_find(unsigned maj, unsigned min, struct device_info *out)
 		out->published[0] = out->stats_file[0] = '\0';
 		return -ENODEV;
 	}
-	rc = names(text, out);
+	rc = device_names(text, out);
 	free(text);
 	if (rc < 0)
 		return rc;

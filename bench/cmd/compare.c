@@ -50,7 +50,7 @@ static const struct opt_desc compare_table[] = {
 
 #define USAGE "eicbench compare DIR DIR [DIR...] [--format text|md|json] [--out DIR] [--force] [--no-plot]"
 
-static int fail(int ret, const char *msg)
+static int compare_failed(int ret, const char *msg)
 {
 	return cmd_fail("compare", ret, msg);
 }
@@ -97,9 +97,9 @@ int cmd_compare(int argc, char **argv)
 	if (ret == 0)
 		ret = opts_check_paths("result folder", (char *const *)o.dirs.v, n, err, sizeof(err));
 	if (ret < 0)
-		return fail(ret, err);
+		return compare_failed(ret, err);
 	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "md") && strcmp(o.format, "json"))
-		return snprintf(err, sizeof(err), "--format %s: give text, md or json", o.format), fail(-EINVAL, err);
+		return snprintf(err, sizeof(err), "--format %s: give text, md or json", o.format), compare_failed(-EINVAL, err);
 	ret = compare_load(o.dirs.v, n, o.force, &c, err, sizeof(err));
 	if (ret == 0)
 		ret = lock_hold_new_folder("compare", o.out, dir, sizeof(dir), err, sizeof(err));
@@ -119,7 +119,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "Written to %s: compare.md, compare.json%s%s\n", dir,
 			msg[0] ? "; plots: " : "", msg);
 	compare_free(&c);
-	return ret < 0 ? fail(ret, err) : 0;
+	return ret < 0 ? compare_failed(ret, err) : 0;
 }
 
 static const struct man_form compare_forms[] = { { NULL, USAGE, compare_table }, { 0 } };

@@ -72,7 +72,7 @@ static const struct opt_desc run_table[] = {
 #define USAGE "eicbench run [--datadir DIR | --dsn CONNINFO --restart-cmd CMD] [--rows N] [--eic LIST]\n" \
 	"                    [--runs N] [--query blog,sparse] [--tablespace-dir DIR] [--quick] [--out DIR | --resume DIR]"
 
-static int fail(int ret, const char *msg)
+static int run_failed(int ret, const char *msg)
 {
 	return cmd_fail("run", ret, msg);
 }
@@ -449,7 +449,7 @@ static int finish(struct run *r)
 			     err, sizeof(err));
 	fflush(stdout);
 	if (ret < 0)
-		return fail(ret, err);
+		return run_failed(ret, err);
 	fprintf(stderr, "\nWritten to %s: report.md, report.html%s%s\n", r->dir, note[0] ? "; " : "", note);
 	return 0;
 }
@@ -503,7 +503,7 @@ int cmd_run(int argc, char **argv)
 		if (ret == 0)
 			ret = finish(r);
 	} else if (ret != 1)
-		ret = fail(ret, err);
+		ret = run_failed(ret, err);
 	else
 		ret = 0;
 	json_decref(r->meta);

@@ -94,7 +94,7 @@ static const struct opt_desc sweep_table[] = {
 	"                      [--set NAME=V1,V2 ...] [--out DIR] [--resume DIR] [--warm] [--until-separated]"
 
 
-static int fail(int ret, const char *err)
+static int sweep_failed(int ret, const char *err)
 {
 	return cmd_fail("sweep", ret, err);
 }
@@ -206,7 +206,7 @@ int cmd_sweep(int argc, char **argv)
 		ret = configure(&o, &r, &b, &w, err, sizeof(err));
 	if (ret < 0) {
 		query_free(&b.q);
-		return fail(ret, err);
+		return sweep_failed(ret, err);
 	}
 	cli_catch_stop(true);
 	ret = runner_main(&r, argc + 2, argv - 2, finish, err, sizeof(err));	/* see cmd.h */

@@ -98,7 +98,7 @@ struct cols {
 #define NCOLUMNS 19
 
 /* C's columns, for allocating and freeing them alike. */
-static void columns(struct cols *c, struct column *all[NCOLUMNS])
+static void columns_of(struct cols *c, struct column *all[NCOLUMNS])
 {
 	struct column *list[NCOLUMNS] = { &c->heap, &c->trial_reqs, &c->trial_kib, &c->trial_qd,
 		&c->trial_pace, &c->trial_busy, &c->trial_cpu, &c->trial_sys, &c->replay, &c->replay_wait,
@@ -113,7 +113,7 @@ static int cols_alloc(struct cols *c, size_t n)
 	struct column *all[NCOLUMNS];
 
 	memset(c, 0, sizeof(*c));
-	columns(c, all);
+	columns_of(c, all);
 	for (size_t i = 0; i < NCOLUMNS; i++)
 		if (!(all[i]->v = calloc(n ? n : 1, sizeof(double))))
 			return -ENOMEM;
@@ -125,7 +125,7 @@ static void cols_free(struct cols *c)
 {
 	struct column *all[NCOLUMNS];
 
-	columns(c, all);
+	columns_of(c, all);
 	for (size_t i = 0; i < NCOLUMNS; i++)
 		free(all[i]->v);
 	free(c->splits);

@@ -228,7 +228,7 @@ int relblocks_rewrite(const char *text, const char *relation, char **out,
 /* ---- asking the server ---- */
 
 /* Run SQL; a server error of class 42 (syntax, names) or 22 (data) is bad input. */
-static int run(PGconn *c, const char *sql, int nparams, const char *const *params,
+static int query_checked(PGconn *c, const char *sql, int nparams, const char *const *params,
 	       int binary, PGresult **out, char *err, size_t errlen)
 {
 	PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, binary);
@@ -254,7 +254,7 @@ int relblocks_datadir(PGconn *c, char *out, size_t len, char *err, size_t errlen
 	PGresult *r;
 	char why[512];
 
-	if (run(c, sql_text("probe/datadir.sql"), 0, NULL, 0, &r, why, sizeof(why)) < 0) {
+	if (query_checked(c, sql_text("probe/datadir.sql"), 0, NULL, 0, &r, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot learn the server's data_directory (%s): the relation form reads the table's files, so connect as a superuser or a role with pg_read_all_settings",
 			 why);
 		return -EINVAL;
@@ -348,7 +348,7 @@ int relblocks_lookup(PGconn *c, const char *relation, const char *datadir,
 	int rc;
 
 	memset(rb, 0, sizeof(*rb));
-	rc = run(c, sql_text("probe/relation.sql"), 1, params, 0, &r, dir, sizeof(dir));
+	rc = query_checked(c, sql_text("probe/relation.sql"), 1, params, 0, &r, dir, sizeof(dir));
 	if (rc < 0) {
 		snprintf(err, errlen, "--relation %s: %s", relation, dir);
 		return rc;
@@ -425,7 +425,7 @@ int relblocks_fetch(PGconn *c, const char *block_query, struct relblocks *rb,
 	if (rc < 0)
 		return rc;
 	t0 = clock_now_s();
-	rc = run(c, block_query, 0, NULL, 1, &r, why, sizeof(why));
+	rc = query_checked(c, block_query, 0, NULL, 1, &r, why, sizeof(why));
 	rb->query_s = clock_now_s() - t0;
 	if (rc == 0 && (rc = pgutil_exec_file(c, "probe/session_end.sql", err, errlen)) < 0) {
 		PQclear(r);

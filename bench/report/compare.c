@@ -69,7 +69,7 @@ static json_t *jreal(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static const char *verdict(const struct stats_interval *ci)
+static const char *beyond_words(const struct stats_interval *ci)
 {
 	if (ci->hi < 1)
 		return "faster";
@@ -129,7 +129,7 @@ static void put_row(const struct compare *c, const struct compare_query *q, cons
 			snprintf(iv, sizeof(iv), "%.1f-%.1f", g->ci.lo, g->ci.hi);
 		if (l > 0 && ratio_at(c, q, l, v, &ratio, &ci) == 0) {
 			snprintf(rs, sizeof(rs), "%.2f (%.2f-%.2f)", ratio, ci.lo, ci.hi);
-			vd = verdict(&ci);
+			vd = beyond_words(&ci);
 		}
 		if (md && g)
 			fprintf(out, " %.1f | %s |", g->median_ms, iv);
@@ -216,7 +216,7 @@ static void put_beyond(const struct compare *c, const struct compare_query *q,
 
 			if (ratio_at(c, q, l, values[i], &ratio, &ci) < 0)
 				continue;
-			if (!strcmp(verdict(&ci), "same")) {
+			if (!strcmp(beyond_words(&ci), "same")) {
 				same++;
 				continue;
 			}
@@ -278,7 +278,7 @@ json_t *compare_json(const struct compare *c)
 						"ci_lo", jreal(g->ci.lo), "ci_hi", jreal(g->ci.hi), "runs", (int)g->runs));
 				if (l > 0 && ratio_at(c, q, l, values[v], &ratio, &ci) == 0)
 					json_object_update_new(x, json_pack("{s:o, s:o, s:o, s:s}", "ratio_to_first", jreal(ratio),
-						"ratio_lo", jreal(ci.lo), "ratio_hi", jreal(ci.hi), "verdict", verdict(&ci)));
+						"ratio_lo", jreal(ci.lo), "ratio_hi", jreal(ci.hi), "verdict", beyond_words(&ci)));
 				json_array_append_new(lines, x);
 			}
 			json_array_append_new(rows, json_pack("{s:s, s:o}", "value", values[v], "lines", lines));

@@ -102,7 +102,7 @@ static void disconnect(struct tpcb_client *c)
 
 /* ---- one transaction at a time ------------------------------------------------------ */
 
-static void run(struct tpcb_client *c, uint64_t now);
+static void advance_script(struct tpcb_client *c, uint64_t now);
 
 /* The next transaction, if one may start now. */
 static void start(struct tpcb_client *c, uint64_t now)
@@ -124,7 +124,7 @@ static void start(struct tpcb_client *c, uint64_t now)
 	tpcb_c_begin(c, tx, sched, now);
 	c->count = 1;
 	c->waited = false;
-	run(c, now);
+	advance_script(c, now);
 }
 
 /* The transaction ended (committed, or failed for good). */
@@ -167,7 +167,7 @@ static void decide(struct tpcb_client *c, uint64_t now)
 		tx->pc = 0;
 		tx->failed = false;
 		tx->fail = TPCB_FAIL_NONE;
-		run(c, now);
+		advance_script(c, now);
 		return;
 	}
 	tpcb_c_verbose(c, tx, false, now);
@@ -222,7 +222,7 @@ static bool open_pipeline(struct tpcb_client *c, struct tpcb_tx *tx)
 }
 
 /* One command that is not a meta-command run locally; false: stop here. */
-static bool step(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
+static bool send_command(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
 {
 	const struct tpcb_cmd *k = &tpcb_script_of(c, tx)->cmd[tx->pc];
 	bool in_pipe = PQpipelineStatus(c->conn) != PQ_PIPELINE_OFF;
@@ -275,7 +275,7 @@ static bool step(struct tpcb_client *c, struct tpcb_tx *tx, uint64_t now)
 	return true;
 }
 
-static void run(struct tpcb_client *c, uint64_t now)
+static void advance_script(struct tpcb_client *c, uint64_t now)
 {
 	struct tpcb_tx *tx = tpcb_tx_at(c, 0);
 
@@ -289,7 +289,7 @@ static void run(struct tpcb_client *c, uint64_t now)
 			finish(c, now);
 			return;
 		}
-		if (!step(c, tx, now))
+		if (!send_command(c, tx, now))
 			return;
 	}
 }
@@ -390,7 +390,7 @@ static void command_end(struct tpcb_client *c, uint64_t now)
 	if (c->ctx->cfg->per_statement)
 		tpcb_exec_count(c, tx, tx->pc, now);
 	tx->pc++;
-	run(c, now);
+	advance_script(c, now);
 }
 
 /* A result of a script's own pipeline. */
@@ -411,7 +411,7 @@ static void pipe_result(struct tpcb_client *c, PGresult *r, uint64_t now)
 		if (c->ctx->cfg->per_statement)
 			tpcb_exec_count(c, tx, tx->pc, now);
 		tx->pc++;
-		run(c, now);
+		advance_script(c, now);
 		return;
 	case PGRES_PIPELINE_ABORTED:
 	case PGRES_COMMAND_OK:
@@ -515,7 +515,7 @@ void tpcb_client_kick(struct tpcb_client *c, uint64_t now)
 		if (c->ctx->cfg->per_statement)
 			tpcb_exec_count(c, tx, tx->pc, now);
 		tx->pc++;
-		run(c, now);
+		advance_script(c, now);
 	} else if (c->phase == TPCB_P_IDLE && c->count == 0) {
 		start(c, now);
 	}

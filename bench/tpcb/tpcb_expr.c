@@ -71,7 +71,7 @@ void tpcb_exprs_free(struct tpcb_exprs *x)
 
 /* ---- coercions -------------------------------------------------------------- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int coerce_failed(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -90,10 +90,10 @@ int tpcb_value_int(const struct tpcb_value *v, int64_t *out, char *err, size_t e
 		return 0;
 	}
 	if (v->type != TPCB_DOUBLE)
-		return fail(err, errlen, "cannot coerce %s to int", tpcb_type_name(v->type));
+		return coerce_failed(err, errlen, "cannot coerce %s to int", tpcb_type_name(v->type));
 	d = rint(v->u.d);
 	if (isnan(d) || !(d >= (double)INT64_MIN && d < -(double)INT64_MIN))
-		return fail(err, errlen, "double to int overflow for %f", d);
+		return coerce_failed(err, errlen, "double to int overflow for %f", d);
 	*out = (int64_t)d;
 	return 0;
 }
@@ -105,14 +105,14 @@ static int to_double(const struct tpcb_value *v, double *out, char *err, size_t 
 	else if (v->type == TPCB_INT)
 		*out = (double)v->u.i;
 	else
-		return fail(err, errlen, "cannot coerce %s to double", tpcb_type_name(v->type));
+		return coerce_failed(err, errlen, "cannot coerce %s to double", tpcb_type_name(v->type));
 	return 0;
 }
 
 static int to_bool(const struct tpcb_value *v, bool *out, char *err, size_t errlen)
 {
 	if (v->type != TPCB_BOOL)
-		return fail(err, errlen, "cannot coerce %s to boolean", tpcb_type_name(v->type));
+		return coerce_failed(err, errlen, "cannot coerce %s to boolean", tpcb_type_name(v->type));
 	*out = v->u.b;
 	return 0;
 }
@@ -211,14 +211,14 @@ static int divide(enum tpcb_func f, int64_t l, int64_t r, struct tpcb_value *out
 		  char *err, size_t errlen)
 {
 	if (r == 0)
-		return fail(err, errlen, "division by zero");
+		return coerce_failed(err, errlen, "division by zero");
 	if (r == -1) {
 		if (f == TPCB_F_MOD) {
 			*out = tpcb_int(0);
 			return 0;
 		}
 		if (l == INT64_MIN)
-			return fail(err, errlen, "bigint div out of range");
+			return coerce_failed(err, errlen, "bigint div out of range");
 		*out = tpcb_int(-l);
 		return 0;
 	}
@@ -234,15 +234,15 @@ static int arith_int(enum tpcb_func f, int64_t l, int64_t r, struct tpcb_value *
 	switch (f) {
 	case TPCB_F_ADD:
 		if (__builtin_add_overflow(l, r, &v))
-			return fail(err, errlen, "bigint add out of range");
+			return coerce_failed(err, errlen, "bigint add out of range");
 		break;
 	case TPCB_F_SUB:
 		if (__builtin_sub_overflow(l, r, &v))
-			return fail(err, errlen, "bigint sub out of range");
+			return coerce_failed(err, errlen, "bigint sub out of range");
 		break;
 	case TPCB_F_MUL:
 		if (__builtin_mul_overflow(l, r, &v))
-			return fail(err, errlen, "bigint mul out of range");
+			return coerce_failed(err, errlen, "bigint mul out of range");
 		break;
 	case TPCB_F_DIV:
 	case TPCB_F_MOD:
@@ -330,13 +330,13 @@ static int extremum(enum tpcb_func f, const struct tpcb_value *a, int n, struct 
 static int draw_param(enum tpcb_func f, double p, char *err, size_t errlen)
 {
 	if (f == TPCB_F_RANDOM_GAUSSIAN && p < TPCB_GAUSSIAN_MIN)
-		return fail(err, errlen, "gaussian parameter must be at least %f (not %f)",
+		return coerce_failed(err, errlen, "gaussian parameter must be at least %f (not %f)",
 			    TPCB_GAUSSIAN_MIN, p);
 	if (f == TPCB_F_RANDOM_ZIPFIAN && (p < TPCB_ZIPFIAN_MIN || p > TPCB_ZIPFIAN_MAX))
-		return fail(err, errlen, "zipfian parameter must be in range [%.3f, %.0f] (not %f)",
+		return coerce_failed(err, errlen, "zipfian parameter must be in range [%.3f, %.0f] (not %f)",
 			    TPCB_ZIPFIAN_MIN, TPCB_ZIPFIAN_MAX, p);
 	if (f == TPCB_F_RANDOM_EXPONENTIAL && p <= 0.0)
-		return fail(err, errlen, "exponential parameter must be greater than zero (not %f)", p);
+		return coerce_failed(err, errlen, "exponential parameter must be greater than zero (not %f)", p);
 	return 0;
 }
 
@@ -350,9 +350,9 @@ static int draw(enum tpcb_func f, const struct tpcb_value *a, struct tpcb_eval *
 	    tpcb_value_int(&a[1], &hi, e->err, e->errlen) < 0)
 		return -EINVAL;
 	if (lo > hi)
-		return fail(e->err, e->errlen, "empty range given to random");
+		return coerce_failed(e->err, e->errlen, "empty range given to random");
 	if (__builtin_sub_overflow(hi, lo, &span) || __builtin_add_overflow(span, 1, &span))
-		return fail(e->err, e->errlen, "random range is too large");
+		return coerce_failed(e->err, e->errlen, "random range is too large");
 	if (f == TPCB_F_RANDOM) {
 		*out = tpcb_int(tpcb_rand_uniform(e->rng, lo, hi));
 		return 0;
@@ -414,7 +414,7 @@ static int hashes(enum tpcb_func f, const struct tpcb_value *a, struct tpcb_valu
 		    tpcb_value_int(&a[2], &seed, err, errlen) < 0)
 			return -EINVAL;
 		if (size <= 0)
-			return fail(err, errlen, "permute size parameter must be greater than zero");
+			return coerce_failed(err, errlen, "permute size parameter must be greater than zero");
 		*out = tpcb_int(tpcb_permute(v, size, seed));
 		return 0;
 	}
@@ -452,7 +452,7 @@ static int apply(enum tpcb_func f, const struct tpcb_value *a, int n, struct tpc
 		else if (a[0].type == TPCB_DOUBLE)
 			*out = tpcb_double(a[0].u.d < 0.0 ? -a[0].u.d : a[0].u.d);
 		else
-			return fail(e->err, e->errlen, "cannot coerce %s to double", tpcb_type_name(a[0].type));
+			return coerce_failed(e->err, e->errlen, "cannot coerce %s to double", tpcb_type_name(a[0].type));
 		return 0;
 	case TPCB_F_DEBUG:
 		debug(e, &a[0]);
@@ -522,9 +522,9 @@ int tpcb_eval(const struct tpcb_exprs *x, int node, struct tpcb_eval *e, struct 
 	case TPCB_E_VAR:
 		v = &e->vars[n->a];
 		if (!v->set)
-			return fail(e->err, e->errlen, "undefined variable \"%s\"", e->names[n->a]);
+			return coerce_failed(e->err, e->errlen, "undefined variable \"%s\"", e->names[n->a]);
 		if (tpcb_var_value(v, out) < 0)
-			return fail(e->err, e->errlen, "malformed variable \"%s\" value: \"%s\"",
+			return coerce_failed(e->err, e->errlen, "malformed variable \"%s\" value: \"%s\"",
 				    e->names[n->a], v->s);
 		return 0;
 	default:

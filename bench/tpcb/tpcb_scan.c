@@ -187,7 +187,7 @@ static bool skip_leading(struct scan *s)
 }
 
 /* One step of SQL at s->pos: 1 a command ended, 0 go on, < 0 an error. */
-static int step(struct scan *s)
+static int scan_command(struct scan *s)
 {
 	const char *t = s->t;
 	size_t i = s->pos, k;
@@ -235,7 +235,7 @@ int tpcb_scan(const char *text, tpcb_scan_fn fn, void *arg)
 				ret = meta(&s);
 			continue;
 		}
-		ret = step(&s);
+		ret = scan_command(&s);
 		if (ret == 1)
 			ret = emit_sql(&s);
 	}

@@ -75,7 +75,7 @@ int replay_method_find(const char *name, enum replay_method *out)
 	return -EINVAL;
 }
 
-static int fail(struct replay *r, int rc, const char *what, size_t idx)
+static int replay_failed(struct replay *r, int rc, const char *what, size_t idx)
 {
 	snprintf(r->err, r->errlen, "%s of page %zu (block %" PRIu64 "): %s", what, idx,
 		 r->cfg->pages[idx].block, strerror(rc < 0 ? -rc : rc));
@@ -135,7 +135,7 @@ static int read_now(struct replay *r, size_t idx, unsigned n, char *buf)
 	ssize_t k = file_pread_full(fd, buf, want, off);
 
 	if (k != (ssize_t)want)
-		return fail(r, k < 0 ? (int)k : -EIO, k < 0 ? "read" : "short read", idx);
+		return replay_failed(r, k < 0 ? (int)k : -EIO, k < 0 ? "read" : "short read", idx);
 	verify(r, buf, want);
 	r->res->wait_ms += (double)(clock_now_ns() - t0) / 1e6;
 	r->res->reads++;
@@ -153,7 +153,7 @@ static int advise(struct replay *r, size_t idx, unsigned n)
 
 	r->res->advise_ms += (double)(clock_now_ns() - t0) / 1e6;
 	r->res->advices++;
-	return rc ? fail(r, -rc, "advice", idx) : 0;
+	return rc ? replay_failed(r, -rc, "advice", idx) : 0;
 }
 
 /* The backend's work on page IDX: its tuples read where the block was read
@@ -264,7 +264,7 @@ static int reap_ring(struct replay *r, size_t idx)
 			rc = io_uring_wait_cqe(&r->ring, &cqe);
 		while (rc == -EINTR);
 	if (rc < 0)
-		return fail(r, rc, "io_uring wait", idx);
+		return replay_failed(r, rc, "io_uring wait", idx);
 	for (ready = io_uring_cq_ready(&r->ring); ready > 0;) {
 		unsigned n = io_uring_peek_batch_cqe(&r->ring, batch, ready < REPLAY_SUBMIT_BATCH ?
 						     ready : REPLAY_SUBMIT_BATCH);
@@ -294,7 +294,7 @@ static int reap_until(struct replay *r, unsigned slot, size_t idx, size_t want)
 			return rc;
 	if (r->ring_res[slot] == (int64_t)want)
 		return 0;
-	return fail(r, r->ring_res[slot] < 0 ? (int)r->ring_res[slot] : -EIO, "read", idx);
+	return replay_failed(r, r->ring_res[slot] < 0 ? (int)r->ring_res[slot] : -EIO, "read", idx);
 }
 
 static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchronous)
@@ -337,7 +337,7 @@ static int start18(void *arg, size_t idx, unsigned n, bool advice, bool synchron
 	if (!(sqe = io_uring_get_sqe(&r->ring))) {
 		int rc = submit_ring(r);
 		if (rc < 0 || !(sqe = io_uring_get_sqe(&r->ring)))
-			return rc < 0 ? rc : fail(r, -EBUSY, "io_uring queue", idx);
+			return rc < 0 ? rc : replay_failed(r, -EBUSY, "io_uring queue", idx);
 	}
 	r->ring_done[slot] = false;
 	io_uring_prep_read(sqe, fd, slot_buf(r, slot), n * r->cfg->map->block_bytes, (uint64_t)off);
@@ -378,7 +378,7 @@ static int wait18(void *arg, size_t idx, unsigned n)
 	if (r->cfg->method == REPLAY_WORKER) {
 		int64_t got = ioworkers_wait(&r->workers, slot);
 		if (got != (int64_t)want)
-			rc = fail(r, got < 0 ? (int)got : -EIO, "read", idx);
+			rc = replay_failed(r, got < 0 ? (int)got : -EIO, "read", idx);
 	} else {
 		rc = reap_until(r, slot, idx, want);
 		if (rc == 0)
