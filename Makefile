@@ -203,6 +203,10 @@ bench-tpcb: deps-bench all
 bench-emulate: deps-bench all
 	$(Q)scripts/bench-emulate.sh
 
+# The same run twice: does the answer hold? FULL=1 for the full run.
+bench-repeat: deps-bench all
+	$(Q)FULL='$(FULL)' DATADIR='$(DATADIR)' scripts/bench-repeat.sh
+
 # Known bugs planted one at a time in a copy of the checkout (never in it):
 # each must make a check fail. MUTANTS="name ..." runs only those.
 mutants: deps-test
@@ -213,6 +217,6 @@ clean:
 	rm -rf $(MAN_OUT)
 	find bench io tests -name '*.[od]' -delete
 
-.PHONY: all deps deps-bench deps-test pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate mutants clean FORCE
+.PHONY: all deps deps-bench deps-test pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate bench-repeat mutants clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)
