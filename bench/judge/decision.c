@@ -29,13 +29,73 @@ static const double t99[30] = {
 	2.518, 2.508, 2.500, 2.492, 2.485, 2.479, 2.473, 2.467, 2.462, 2.457,
 };
 
+/*
+ * The regularized incomplete beta function I_x(a, b), by its continued
+ * fraction (modified Lentz), on the side where it converges fast.
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2)), del;
+
+		d = 1 + aa * d, d = fabs(d) < tiny ? tiny : d, d = 1 / d;
+		c = 1 + aa / c, c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d, d = fabs(d) < tiny ? tiny : d, d = 1 / d;
+		c = 1 + aa / c, c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+static double beta_reg(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(T <= t) for Student's t with DF degrees of freedom, t >= 0. */
+static double t_cdf(double t, double df)
+{
+	return 1 - 0.5 * beta_reg(df / 2, 0.5, df / (df + t * t));
+}
+
 double decision_t(double level, double df)
 {
 	int hi = level > 0.97;
-	double z = hi ? 2.326348 : 1.644854;
+	double z = hi ? 2.326348 : 1.644854, lo_t = 0, hi_t = 1;
 
-	if (!(df >= 1))
+	if (!(df >= 1) || !(level > 0.5 && level < 1))
 		return NAN;
+	if (level != DECISION_LEVEL && level != DECISION_DROP_LEVEL) {
+		/* any other level: the cdf inverted by bisection (1e-9) */
+		while (t_cdf(hi_t, df) < level)
+			lo_t = hi_t, hi_t *= 2;
+		for (int i = 0; i < 200 && hi_t - lo_t > 1e-9; i++) {
+			double mid = (lo_t + hi_t) / 2;
+
+			*(t_cdf(mid, df) < level ? &lo_t : &hi_t) = mid;
+		}
+		return (lo_t + hi_t) / 2;
+	}
 	if (df <= 30) {
 		int k = (int)floor(df);
 
@@ -44,6 +104,11 @@ double decision_t(double level, double df)
 	/* Cornish-Fisher expansion: within 1e-3 of the tables' value from 30 on */
 	return z + (z * z * z + z) / (4 * df) +
 	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * df * df);
+}
+
+double decision_look_level(int looks)
+{
+	return looks > 1 ? 1 - (1 - DECISION_LEVEL) / looks : DECISION_LEVEL;
 }
 
 /* ---- the model of one query ---- */
@@ -135,10 +200,11 @@ static void residual(const struct fit *f, struct decision_query *q)
 }
 
 /* Value V against every other on their common rounds: the regret cell. */
-static void compare(const struct fit *f, const struct decision_query *q, size_t v,
+static void compare(const struct fit *f, const struct decision_query *q, size_t v, double level,
 		    struct decision_cell *c, float *pair_hi)
 {
-	double t = decision_t(DECISION_LEVEL, q->df), t_drop = decision_t(DECISION_DROP_LEVEL, q->df);
+	double t = decision_t(DECISION_LEVEL, q->df);
+	double t_drop = decision_t(fmax(DECISION_DROP_LEVEL, level), q->df), t_hi = decision_t(level, q->df);
 	double est = -INFINITY, lo = -INFINITY, hi = -INFINITY, lo_drop = -INFINITY;
 
 	memset(c, 0, sizeof(*c));
@@ -168,9 +234,9 @@ static void compare(const struct fit *f, const struct decision_query *q, size_t 
 			se = q->sigma * sqrt(1.0 / (double)c->runs + 1.0 / (double)nu);
 		}
 		if (isfinite(se))
-			pair_hi[u] = (float)exp(s / (double)n + t * se);
+			pair_hi[u] = (float)exp(s / (double)n + t_hi * se);
 		est = fmax(est, s / (double)n);
-		hi = fmax(hi, isfinite(se) ? s / (double)n + t * se : INFINITY);
+		hi = fmax(hi, isfinite(se) ? s / (double)n + t_hi * se : INFINITY);
 		lo = fmax(lo, isfinite(se) ? s / (double)n - t * se : 0);
 		lo_drop = fmax(lo_drop, isfinite(se) ? s / (double)n - t_drop * se : 0);
 	}
@@ -209,7 +275,7 @@ static int fit_query(const struct decision_input *in, size_t q, struct decision 
 	residual(&f, &d->q[q]);
 	d->q[q].fastest = NONE;
 	for (size_t v = 0; v < in->nvalues; v++) {
-		compare(&f, &d->q[q], v, &d->cell[q][v], d->pair_hi[q][v]);
+		compare(&f, &d->q[q], v, in->level > 0 ? in->level : DECISION_LEVEL, &d->cell[q][v], d->pair_hi[q][v]);
 		if (d->cell[q][v].runs && (d->q[q].fastest == NONE || f.mu[v] < f.mu[d->q[q].fastest]))
 			d->q[q].fastest = v;
 	}

@@ -42,6 +42,10 @@ struct decision_input {
 	/* ms[(q * nvalues + v) * nrounds + k]: round k+1's time of value v in query q */
 	const double *ms;
 	double margin;                               /* 0.10 for 10% */
+	/* The one-sided level of the upper bounds that show a value within the
+	 * margin (cell hi, pair_hi): 0 for DECISION_LEVEL; stricter when the
+	 * records were looked at more than once (decision_look_level). */
+	double level;
 	const unsigned char *dropped;                /* per value: no longer run (may be NULL) */
 };
 
@@ -75,8 +79,21 @@ struct decision {
 	double best_worst;                      /* PRICE: the least worst-case regret (point) */
 };
 
-/* The one-sided Student's t quantile at LEVEL (0.95 or 0.99) for DF >= 1. */
+/* The one-sided Student's t quantile at LEVEL (in (0.5, 1)) for DF >= 1:
+ * 0.95 and 0.99 from the standard tables, any other by inverting the
+ * distribution function (the regularized incomplete beta). */
 double decision_t(double level, double df);
+
+/*
+ * The level of the bounds that show a value within the margin when a run
+ * may look at its records LOOKS times and stop at the first look that
+ * decides (racing: from round DECISION_FIRST_RACE to --max-runs): each
+ * look spends an equal share of the error, 1 - (1 - DECISION_LEVEL) /
+ * LOOKS (a union bound over the looks: the chance of calling a value at
+ * the margin within at any of them is at most 1 - DECISION_LEVEL).
+ * DECISION_LEVEL for one look.
+ */
+double decision_look_level(int looks);
 
 /* Decide from IN into OUT. 0, or -EINVAL (sizes out of range, margin <= 0). */
 int decision_make(const struct decision_input *in, struct decision *out);

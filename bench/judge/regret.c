@@ -29,6 +29,20 @@ double regret_margin_of(const struct sweep_result *r)
 	return m > 0 ? m : DECISION_MARGIN;
 }
 
+int regret_looks_of(const struct sweep_result *r)
+{
+	const json_t *racing = json_object_get(json_object_get(r->meta, "plan"), "racing");
+	double from = record_num_at(racing, "from_round"), max = record_num_at(r->meta, "plan.max_runs");
+	int looks;
+
+	if (!json_is_object(racing) || !(max >= 1))
+		return 1;
+	if (!(from >= 1))
+		from = DECISION_FIRST_RACE;
+	looks = (int)max - (int)from + 1;
+	return looks > 1 ? looks : 1;
+}
+
 /* ---- which trial goes where ---- */
 
 static size_t value_index(const struct regret *g, const char *value)
@@ -253,6 +267,8 @@ int regret_build(const struct sweep_result *const *reps, const size_t *series, c
 	g->in.nqueries = n;
 	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);
 	g->in.margin = margin;
+	g->looks = regret_looks_of(reps[0]);
+	g->in.level = decision_look_level(g->looks);
 	if (g->in.nrounds > DECISION_MAX_ROUNDS)
 		return result_bad(err, errlen, "%d rounds: the decision takes at most %d", g->rounds, DECISION_MAX_ROUNDS);
 	cells = n * g->in.nvalues * g->in.nrounds;

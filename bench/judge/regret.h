@@ -57,6 +57,7 @@ struct regret {
 	struct regret_drop joins[REGRET_MAX_DROPS];   /* values that joined the race (query ""), the first column's */
 	size_t njoins;
 	char   ladder[256];           /* the refining ladder ("0, 1, 4, 16"), "" when none */
+	int    looks;                 /* the looks racing could make at the records (1: one) */
 	unsigned char dropped[DECISION_MAX_VALUES];   /* left some sweep's race: counts as out */
 	char   values[DECISION_MAX_VALUES][32];
 	char   names[DECISION_MAX_QUERIES][96];
@@ -73,6 +74,12 @@ struct regret {
 int regret_build(const struct sweep_result *const *reps, const size_t *series, const char *const *names,
 		 size_t n, double margin, struct regret *out, char *err, size_t errlen);
 void regret_free(struct regret *g);
+
+/* How many times racing could look at a folder's records and stop: from
+ * its first racing round to --max-runs (plan.racing.from_round,
+ * plan.max_runs); 1 without racing. The decision's bounds are widened for
+ * them (decision_look_level). */
+int regret_looks_of(const struct sweep_result *r);
 
 /* The margin a folder's records were run with (plan.racing.margin), else
  * DECISION_MARGIN. */
