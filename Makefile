@@ -203,6 +203,11 @@ bench-tpcb: deps-bench all
 bench-emulate: deps-bench all
 	$(Q)scripts/bench-emulate.sh
 
+# The decision's error rates through the judge on simulated records, 400
+# runs a cell (make check runs 40).
+bench-judge: tests/test_judge_sim
+	$(Q)JUDGE_SIM_RUNS=$${JUDGE_SIM_RUNS:-400} tests/test_judge_sim
+
 # The same run twice: does the answer hold? FULL=1 for the full run.
 bench-repeat: deps-bench all
 	$(Q)FULL='$(FULL)' DATADIR='$(DATADIR)' scripts/bench-repeat.sh
@@ -217,6 +222,6 @@ clean:
 	rm -rf $(MAN_OUT)
 	find bench io tests -name '*.[od]' -delete
 
-.PHONY: all deps deps-bench deps-test pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate bench-repeat mutants clean FORCE
+.PHONY: all deps deps-bench deps-test pg18 unit check man install uninstall asan run bench-load bench-probe bench-tpcb bench-emulate bench-repeat bench-judge mutants clean FORCE
 
 -include $(IO_SRCS:.c=.d) $(BENCH_SRCS:.c=.d) $(UNIT_SRCS:.c=.d)
