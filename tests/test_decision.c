@@ -501,6 +501,61 @@ static void looks_keep_the_error(void **state)
 	assert_true(all <= SWEEPS / 20);
 }
 
+/*
+ * A tie: 1, 16 and 64 are all about as fast (within the margin everywhere),
+ * 0 is 1.5x. The answer is the setting in force when it is among them,
+ * else the version's default, else the smallest; said as a tie of three.
+ */
+static void ties_broken_by_the_rule(void **state)
+{
+	/* 6 rounds of 0, 1, 16, 64; a little noise, the same in every run */
+	double ms[4 * 6];
+	static const double base[4] = { 1500, 1000, 1010, 1005 };
+	static const double wiggle[6] = { 1.00, 1.01, 0.99, 1.02, 0.98, 1.00 };
+	struct decision_input in = { .nvalues = 4, .nqueries = 1, .nrounds = 6, .ms = ms,
+				     .margin = DECISION_MARGIN, .values = { "0", "1", "16", "64" } };
+	struct decision d;
+	(void)state;
+
+	for (size_t v = 0; v < 4; v++)
+		for (size_t k = 0; k < 6; k++)
+			ms[v * 6 + k] = base[v] * wiggle[(k + v) % 6];
+	/* no rule given: the smallest within */
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(d.regime, DECISION_WITHIN);
+	assert_int_equal(d.ntied, 3);
+	assert_int_equal(d.answer, 1);
+	assert_int_equal(d.chosen, DECISION_SMALLEST);
+	assert_true(d.decided);
+	/* the current setting 16 is among them: keep it */
+	in.has_prefer = 1;
+	in.prefer[0] = 2, in.prefer[1] = 1;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(d.answer, 2);
+	assert_int_equal(d.chosen, DECISION_CURRENT);
+	assert_true(d.decided);
+	/* the current setting 0 is out, the default 64 within */
+	in.prefer[0] = 0, in.prefer[1] = 3;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(d.answer, 3);
+	assert_int_equal(d.chosen, DECISION_DEFAULT);
+	assert_true(d.decided);
+	/* neither measured: the smallest */
+	in.prefer[0] = (size_t)-1, in.prefer[1] = (size_t)-1;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_int_equal(d.answer, 1);
+	assert_int_equal(d.chosen, DECISION_SMALLEST);
+	/* the default within while the current one is still open: not decided */
+	for (size_t k = 0; k < 6; k++)
+		ms[0 * 6 + k] = 1000 * (k % 2 ? 1.25 : 0.97);	/* 0: 1.10x on average, noisy */
+	in.prefer[0] = 0, in.prefer[1] = 3;
+	assert_int_equal(decision_make(&in, &d), 0);
+	assert_false(d.good[0]);
+	assert_false(d.bad[0]);
+	assert_int_equal(d.answer, 3);
+	assert_false(d.decided);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +570,7 @@ int main(void)
 		cmocka_unit_test(racing_matches_fixed),
 		cmocka_unit_test(price_decided),
 		cmocka_unit_test(looks_keep_the_error),
+		cmocka_unit_test(ties_broken_by_the_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

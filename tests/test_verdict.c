@@ -518,6 +518,36 @@ static void stability_said(void **state)
 	free(j);
 }
 
+/* The unit of the decision is the whole query in records that say so
+ * (plan.decision_unit, as sweeps write now): the disagree fixture's
+ * answer, 4 on its heap phases, is 0 on its execution times (the index
+ * phase, alike at every value, dilutes the sparse query's gain); its
+ * records as committed, without the field, keep their verdict. */
+static void whole_query_unit(void **state)
+{
+	struct run_result v;
+	struct regret heap, whole;
+	char err[1024];
+	(void)state;
+
+	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
+	assert_false(regret_whole_query(&v.q[0].rep));
+	assert_int_equal(judge_storage(&v, &heap, err, sizeof(err)), 0);
+	assert_string_equal(judge_answer(&heap), "4");
+	for (int i = 0; i < v.nq; i++)
+		json_object_set_new(json_object_get(v.q[i].rep.meta, "plan"), "decision_unit", json_string("execution"));
+	assert_true(regret_whole_query(&v.q[0].rep));
+	assert_int_equal(judge_storage(&v, &whole, err, sizeof(err)), 0);
+	assert_string_equal(judge_answer(&whole), "0");
+	/* 0's regret in sparse: 1.46x of the whole query where its heap phase
+	 * was over 2x */
+	assert_true(whole.d.cell[1][0].est > 1.4 && whole.d.cell[1][0].est < 1.5);
+	assert_true(heap.d.cell[1][0].est > 2.0);
+	regret_free(&heap);
+	regret_free(&whole);
+	run_result_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +566,7 @@ int main(void)
 		cmocka_unit_test(refused_and_missing),
 		cmocka_unit_test(decided_once),
 		cmocka_unit_test(stability_said),
+		cmocka_unit_test(whole_query_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

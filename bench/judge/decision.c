@@ -419,6 +419,41 @@ static int at_a_price(const struct decision_input *in, struct decision *d, const
 	return 1;
 }
 
+/* A preferred value that is not settled: it may still be shown within. */
+static int open_value(const struct decision_input *in, const struct decision *d, size_t v)
+{
+	return v < in->nvalues && d->complete[v] && !d->good[v] && !out(in, d->bad, v);
+}
+
+/*
+ * Several values may be within the margin in every query: a tie, broken by
+ * a stated rule. The setting in force now when it is within (keep it),
+ * else the version's default when it is, else the smallest. The rule's
+ * answer is decided once nothing shown later could change it: the current
+ * setting within decides at once; the default, once the current one is
+ * settled (within it would win); the smallest, once every smaller value is
+ * out and both preferred ones are settled.
+ */
+static void within_choice(const struct decision_input *in, struct decision *d)
+{
+	size_t cur = in->has_prefer ? in->prefer[0] : NONE, def = in->has_prefer ? in->prefer[1] : NONE;
+
+	if (cur < in->nvalues && d->good[cur]) {
+		d->answer = cur;
+		d->chosen = DECISION_CURRENT;
+		d->decided = 1;
+	} else if (def < in->nvalues && d->good[def]) {
+		d->answer = def;
+		d->chosen = DECISION_DEFAULT;
+		d->decided = !open_value(in, d, cur);
+	} else {
+		d->answer = smallest(in, d, d->good);
+		d->chosen = DECISION_SMALLEST;
+		d->decided = smaller_all_out(in, d, d->bad, d->answer) && !open_value(in, d, cur) &&
+			     !open_value(in, d, def);
+	}
+}
+
 static unsigned long made;
 
 unsigned long decision_count(void)
@@ -455,8 +490,8 @@ int decision_make(const struct decision_input *in, struct decision *d)
 		return 0;
 	if (ngood) {
 		d->regime = DECISION_WITHIN;
-		d->answer = smallest(in, d, d->good);
-		d->decided = smaller_all_out(in, d, d->bad, d->answer);
+		d->ntied = ngood;
+		within_choice(in, d);
 	} else {
 		int bad[DECISION_MAX_VALUES], near[DECISION_MAX_VALUES];
 

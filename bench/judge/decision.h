@@ -47,6 +47,18 @@ struct decision_input {
 	 * records were looked at more than once (decision_look_level). */
 	double level;
 	const unsigned char *dropped;                /* per value: no longer run (may be NULL) */
+	/* Values to keep when several are within the margin in every query, in
+	 * order: the setting in force now, then the version's default (value
+	 * indices, (size_t)-1 for none; only when has_prefer). */
+	size_t prefer[2];
+	int    has_prefer;
+};
+
+/* Why the answer is the value it is, when it is within the margin. */
+enum decision_choice {
+	DECISION_SMALLEST = 0,        /* the smallest value within (or the regime's own rule) */
+	DECISION_CURRENT,             /* the setting in force now is within: keep it */
+	DECISION_DEFAULT,             /* the version's default is within (and the current one is not) */
 };
 
 /* A value's regret in one query: its time over the best other value's. */
@@ -76,6 +88,8 @@ struct decision {
 	enum decision_regime regime;
 	size_t answer;                          /* value index, or (size_t)-1 */
 	int    decided;                         /* the answer is shown and every smaller value out (or dropped) */
+	enum decision_choice chosen;            /* WITHIN: by which rule among the values within */
+	size_t ntied;                           /* WITHIN: how many values are shown within */
 	double best_worst;                      /* PRICE: the least worst-case regret (point) */
 };
 

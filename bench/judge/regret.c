@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/record/semantics.h"
+
 #define INDEX_MS "explain.bitmap.index_phase.total_ms"
+#define EXEC_MS  "explain.execution_ms"
 
 const char *regret_fmt_x(char *buf, size_t len, double x)
 {
@@ -27,6 +30,13 @@ double regret_margin_of(const struct sweep_result *r)
 	double m = record_num_at(r->meta, "plan.racing.margin");
 
 	return m > 0 ? m : DECISION_MARGIN;
+}
+
+int regret_whole_query(const struct sweep_result *r)
+{
+	const char *unit = record_str_at(json_object_get(r->meta, "plan"), "decision_unit", NULL);
+
+	return unit && !strcmp(unit, "execution");
 }
 
 int regret_looks_of(const struct sweep_result *r)
@@ -52,6 +62,37 @@ static size_t value_index(const struct regret *g, const char *value)
 			return v;
 	return (size_t)-1;
 }
+
+/* The setting in force where the records were made (the tablespace's own
+ * value, else the server's) and the version's default, as value indices
+ * for the decision's tie rule; "" and NULL when not recorded. */
+const char *regret_current_of(const struct sweep_result *r, char *buf, size_t len)
+{
+	const json_t *ts = json_object_get(json_object_get(json_object_get(r->meta, "plan"), "tablespace"),
+					   "effective_io_concurrency");
+	const char *srv = result_server_setting(r, "effective_io_concurrency");
+
+	buf[0] = '\0';
+	if (json_is_integer(ts) && json_integer_value(ts) >= 0)
+		snprintf(buf, len, "%lld", (long long)json_integer_value(ts));
+	else if (json_is_string(ts) && strcmp(json_string_value(ts), "-1"))
+		snprintf(buf, len, "%s", json_string_value(ts));
+	else if (srv)
+		snprintf(buf, len, "%s", srv);
+	return buf[0] ? buf : NULL;
+}
+
+static void prefer(struct regret *g, const struct sweep_result *r)
+{
+	char cur[32];
+	const char *c = regret_current_of(r, cur, sizeof(cur));
+	const char *def = r->version_num ? semantics_default("effective_io_concurrency", (int)r->version_num) : NULL;
+
+	g->in.has_prefer = 1;
+	g->in.prefer[0] = c ? value_index(g, c) : (size_t)-1;
+	g->in.prefer[1] = def ? value_index(g, def) : (size_t)-1;
+}
+
 
 /* The value index of trial T in column Q, or -1 when it does not count. */
 static size_t trial_value(const struct regret *g, size_t q, const json_t *t, size_t *grp)
@@ -159,6 +200,7 @@ static int lost_to_flags(const struct regret *g)
 static int fill(struct regret *g, size_t q)
 {
 	const struct sweep_result *r = g->reps[q];
+	int whole = regret_whole_query(r);
 	const json_t *t;
 	size_t i, grp;
 
@@ -168,8 +210,8 @@ static int fill(struct regret *g, size_t q)
 
 		if (v == (size_t)-1 || round < 1 || (size_t)round > g->in.nrounds)
 			continue;
-		*cell(g, g->ms_all, q, v, round) = result_trial_ms(r, t);
-		*cell(g, g->ms, q, v, round) = result_trial_ms(r, t);
+		*cell(g, g->ms_all, q, v, round) = whole ? record_num_at(t, EXEC_MS) : result_trial_ms(r, t);
+		*cell(g, g->ms, q, v, round) = whole ? record_num_at(t, EXEC_MS) : result_trial_ms(r, t);
 	}
 	for (i = 0; i < g->nflags; i++)
 		if (g->flags[i].q == q)
@@ -269,6 +311,7 @@ int regret_build(const struct sweep_result *const *reps, const size_t *series, c
 	g->in.margin = margin;
 	g->looks = regret_looks_of(reps[0]);
 	g->in.level = decision_look_level(g->looks);
+	prefer(g, reps[0]);
 	if (g->in.nrounds > DECISION_MAX_ROUNDS)
 		return result_bad(err, errlen, "%d rounds: the decision takes at most %d", g->rounds, DECISION_MAX_ROUNDS);
 	cells = n * g->in.nvalues * g->in.nrounds;

@@ -1,8 +1,13 @@
 /*
  * regret: the decision (bench/judge/decision.h) made from sweep records.
  * Each column is one series of a loaded sweep (a query, or a query with
- * other settings fixed): its trials by value and round, priming trials and
- * trials whose plan differed left out. A disturbance rule fixed in advance
+ * other settings fixed): its trials' whole-query times (EXPLAIN's
+ * execution time: what users wait for; the heap phase explains it in the
+ * report) by value and round, priming trials and trials whose plan
+ * differed left out. Records made before the unit was the whole query
+ * (no plan.decision_unit) are judged on what they were decided on then,
+ * the heap phase where every trial has one, so that a published verdict
+ * recomputes the same. A disturbance rule fixed in advance
  * flags runs from figures the setting cannot change: on 13-17 the index
  * phase against its median over the series, steal time, and the device's
  * ms per MiB against the value's median. The answer is made without the
@@ -75,11 +80,22 @@ int regret_build(const struct sweep_result *const *reps, const size_t *series, c
 		 size_t n, double margin, struct regret *out, char *err, size_t errlen);
 void regret_free(struct regret *g);
 
+/* 1 when R's records are decided on the whole query's time
+ * (plan.decision_unit "execution", as every sweep writes now); 0: on the
+ * measured time of older records (the heap phase where every trial has
+ * one). */
+int regret_whole_query(const struct sweep_result *r);
+
 /* How many times racing could look at a folder's records and stop: from
  * its first racing round to --max-runs (plan.racing.from_round,
  * plan.max_runs); 1 without racing. The decision's bounds are widened for
  * them (decision_look_level). */
 int regret_looks_of(const struct sweep_result *r);
+
+/* The effective_io_concurrency in force where R's records were made: the
+ * tablespace's own value, else the server's, into BUF; NULL when not
+ * recorded. */
+const char *regret_current_of(const struct sweep_result *r, char *buf, size_t len);
 
 /* The margin a folder's records were run with (plan.racing.margin), else
  * DECISION_MARGIN. */

@@ -139,6 +139,8 @@ static json_t *plan_json(struct runner *r)
 		json_object_set_new(plan, r->cfg.companion->name, r->cfg.companion->plan_json(r));
 	}
 	json_object_set_new(plan, "warm", json_boolean(r->cfg.warm));
+	/* what the verdict and racing compare: the whole query (bench/judge/regret.h) */
+	json_object_set_new(plan, "decision_unit", json_string("execution"));
 	json_object_set_new(plan, "until_separated", json_boolean(r->cfg.until_separated));
 	if (r->cfg.until_separated) {
 		json_object_set_new(plan, "max_runs", json_integer(r->cfg.max_runs));
