@@ -114,7 +114,7 @@ static void apply_lines(struct doc *d, const struct run_result *v, const char *v
 	char code[1024];
 
 	snprintf(code, sizeof(code),
-		 "-- the tablespace measured (%s) only, as in the verdict:\n"
+		 "-- measured in %s; on your server, the tablespace on this device:\n"
 		 "ALTER TABLESPACE %s SET (effective_io_concurrency = %s);\n"
 		 "-- or for every tablespace without a value of its own:\n"
 		 "ALTER SYSTEM SET effective_io_concurrency = %s;\n"
