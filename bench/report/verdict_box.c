@@ -475,7 +475,7 @@ static void say_why(FILE *f, const struct regret *g)
 	for (size_t u = 0; u < g->in.nvalues; u++)
 		if (!strcmp(g->values[u], "0"))
 			zero = u;
-	fprintf(f, "Why: ");
+	fprintf(f, "Why%s: ", g->reps[0]->heap_phase ? " (heap-phase medians, as in the table below)" : "");
 	for (size_t q = 0; q < nq && q < 3; q++) {
 		size_t fq = d->q[q].fastest;
 
@@ -634,8 +634,7 @@ static void apply_box(struct doc *d, const struct run_result *v, const struct re
 {
 	char code[256];
 
-	doc_para(d, "On your server, in the tablespace on this device (the scratch cluster kept everything in %s):",
-		 tablespace(v));
+	doc_para(d, "Apply it to your tablespace on this device (here %s held everything):", tablespace(v));
 	snprintf(code, sizeof(code), "ALTER TABLESPACE <your tablespace on this device>\n  SET (%s = %s);", EIC,
 		 judge_answer(g));
 	doc_code(d, code);
