@@ -624,6 +624,41 @@ static void box_for_a_dba(void **state)
 	free(box);
 }
 
+/* The JSON verdict says whose it is and what it replaces: the device, the
+ * host, the server's version, the setting the server ran (null when the
+ * records do not say) and the version's default; no ALTER line while the
+ * answer is provisional. */
+static void json_whose(void **state)
+{
+	struct judgement *j = calloc(1, sizeof(*j));
+	char err[1024];
+	json_t *o;
+	(void)state;
+
+	assert_non_null(j);
+	assert_int_equal(judge_run(F "disagree", j, err, sizeof(err)), 0);
+	o = verdict_box_json(&j->run, &j->storage, &j->stability);
+	assert_string_equal(json_string_value(json_object_get(o, "device")), "vda");
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "bench1");
+	assert_string_equal(json_string_value(json_object_get(o, "server_version")), "15.18 (Debian 15.18-0+deb12u1)");
+	assert_int_equal(json_integer_value(json_object_get(o, "current_setting")), 200);
+	assert_int_equal(json_integer_value(json_object_get(o, "default")), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "alter")),
+			    "ALTER TABLESPACE pg_default SET (effective_io_concurrency = 4);");
+	json_decref(o);
+	judge_free(j);
+	memset(j, 0, sizeof(*j));
+	assert_int_equal(judge_run(F "noisy", j, err, sizeof(err)), 0);
+	o = verdict_box_json(&j->run, &j->storage, &j->stability);
+	assert_string_equal(json_string_value(json_object_get(o, "state")), "provisional");
+	assert_true(json_is_null(json_object_get(o, "alter")));
+	assert_true(json_is_null(json_object_get(o, "current_setting")));
+	assert_int_equal(json_integer_value(json_object_get(o, "default")), 1);
+	json_decref(o);
+	judge_free(j);
+	free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +678,7 @@ int main(void)
 		cmocka_unit_test(decided_once),
 		cmocka_unit_test(stability_said),
 		cmocka_unit_test(box_for_a_dba),
+		cmocka_unit_test(json_whose),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
