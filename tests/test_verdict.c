@@ -81,7 +81,8 @@ static void disagree(void **state)
 	/* presets that disagree: no value within in both, the worst-case regret stated */
 	decide(&v, "4", DECISION_PRICE, 1);
 	text = text_of(&v);
-	expect(text, "Set effective_io_concurrency = 4 for the tablespace measured (pg_default");
+	expect(text, "Set effective_io_concurrency = 4 for the tablespace on vda, down from 200, what the server ran; PostgreSQL 15's default is 1.");
+	expect(text, "Risk: blog takes 22.8s at 4, 8.81s (63%) more than at 0; sparse 2.91s at 4, 1.01s (54%) more than at 32.");
 	expect(text, "Decided after 6 rounds, at a price: no value is shown within 10% of the fastest in every query, and none can cost less at worst than 4 by more than the margin");
 	expect(text, "4 costs blog 1.64x its best, sparse 1.53x its best.");
 	expect(text, "Per query, for reference (the one value for the storage is the answer above): blog's own fastest was 0; sparse's own fastest was 32.");
@@ -282,7 +283,7 @@ static void flagged_out(void **state)
 	assert_string_equal(judge_answer(&g), g.values[g.d_all.answer]);
 	regret_free(&g);
 	text = text_of(&v);
-	expect(text, "Set effective_io_concurrency = 64 for the tablespace measured");
+	expect(text, "No decision yet: leading 64; run longer (--max-runs 14).");
 	expect(text, "35 runs were flagged as disturbed by the rule fixed in advance (listed under the rounds) and kept");
 	free(text);
 	run_result_free(&v);
@@ -417,7 +418,7 @@ static void refused_and_missing(void **state)
 	assert_non_null(strstr(v.missing, "sweep-blog"));
 	assert_non_null(strstr(v.missing, "device (no device curve recorded)"));
 	text = text_of(&v);
-	expect(text, "Set effective_io_concurrency = 32 for the tablespace measured");
+	expect(text, "Set effective_io_concurrency = 32 for the tablespace on vda;");
 	expect(text, "The sweep of blog has no finished trials");
 	expect(text, "This run's replays ran after its sweeps");
 	expect(text, "Not in the records");
@@ -548,6 +549,146 @@ static void whole_query_unit(void **state)
 	run_result_free(&v);
 }
 
+/* The text of the box of run folder DIR: the lines between "== The
+ * verdict" and the rule that closes it, wrapped as printed (78 columns),
+ * and their count in *LINES. */
+static char *box_of(const char *dir, int *lines)
+{
+	struct judgement *j = calloc(1, sizeof(*j));
+	struct doc d = { 0 };
+	char err[1024], *buf = NULL, *start, *end;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(j);
+	assert_non_null(f);
+	assert_int_equal(judge_run(dir, j, err, sizeof(err)), 0);
+	assert_true(j->decided);
+	verdict_document(j, &d);
+	assert_int_equal(doc_text_out(&d, f), 0);
+	fclose(f);
+	doc_free(&d);
+	judge_free(j);
+	free(j);
+	start = strstr(buf, "\n== The verdict ==");
+	assert_non_null(start);
+	start = strchr(start + 1, '\n') + 1;
+	end = strstr(start, "\n=====");
+	assert_non_null(end);
+	end[1] = '\0';
+	memmove(buf, start, strlen(start) + 1);
+	*lines = 0;
+	for (char *p = buf; *p; p++)
+		*lines += *p == '\n';
+	for (char *p = buf, *nl; *p; p = nl + 1) {	/* every line within 80 columns */
+		nl = strchr(p, '\n');
+		if (nl - p > 80)
+			fail_msg("%s: a box line of %d columns: %.*s", dir, (int)(nl - p), (int)(nl - p), p);
+	}
+	return buf;
+}
+
+/* TEXT with its lines joined (a copy, kept to the next call), for phrases that may wrap. */
+static char *flat(char *text)
+{
+	static char buf[8192];
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return buf;
+}
+
+/* The box is a DBA's: at most 12 lines on every run fixture, no
+ * statistical term (they are defined below it), the value against the
+ * setting the server ran and the version's default, and while the answer
+ * is provisional no order to set it and no ALTER line. */
+static void box_for_a_dba(void **state)
+{
+	static const char *const fixtures[] = { "disagree", "disturbed", "flagged-out", "flagged-value", "joined",
+						"noisy", "partial", "quick-issue", "readahead" };
+	static const char *const banned[] = { "regret", "interval", "bound", "Student", "degrees of freedom", "paired",
+					      "regime", "(1.00-", "left blog", "left sparse", "one-sided" };
+	char dir[256], *box;
+	int lines;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		snprintf(dir, sizeof(dir), F "%s", fixtures[i]);
+		box = box_of(dir, &lines);
+		if (lines > 12)
+			fail_msg("%s: the box has %d lines, more than 12:\n%s", dir, lines, box);
+		for (size_t k = 0; k < sizeof(banned) / sizeof(banned[0]); k++)
+			if (strcasestr(box, banned[k]))
+				fail_msg("%s: the box says \"%s\":\n%s", dir, banned[k], box);
+		expect(box, "How sure: ");
+		expect(box, "Why (heap-phase medians, as in the table below): ");
+		expect(flat(box), "PostgreSQL 15's default is 1");
+		if (strstr(box, "No decision yet: leading ")) {
+			assert_null(strstr(box, "Set "));
+			assert_null(strstr(box, "ALTER"));
+			expect(box, "; run longer (--max-runs ");
+		} else {
+			expect(box, "Set effective_io_concurrency = ");
+			expect(box, "ALTER TABLESPACE <your tablespace on this device>\n  SET (effective_io_concurrency = ");
+			expect(box, "Apply it to your tablespace on this device (here pg_default held everything):\n");
+		}
+		free(box);
+	}
+	/* provisional: the noisy sweep after 6 rounds */
+	box = box_of(F "noisy", &lines);
+	expect(flat(box), "No decision yet: leading 0; run longer (--max-runs 12).");
+	expect(flat(box), "the records do not say what the server ran");
+	expect(flat(box), "a second run should lead with it too");
+	free(box);
+	box = box_of(F "quick-issue", &lines);
+	expect(box, "No decision yet: leading 64;");
+	expect(flat(box), "a close call, a second run may well answer otherwise (0 came next).");
+	free(box);
+	/* decided, with the setting the server ran (200) and the default (1) */
+	box = box_of(F "disagree", &lines);
+	expect(box, "Set effective_io_concurrency = 4 for the tablespace on vda, down from 200,\nwhat the server ran; PostgreSQL 15's default is 1.");
+	expect(box, "ALTER TABLESPACE <your tablespace on this device>\n  SET (effective_io_concurrency = 4);");
+	expect(box, "decided after 6 rounds;");
+	free(box);
+}
+
+/* The JSON verdict says whose it is and what it replaces: the device, the
+ * host, the server's version, the setting the server ran (null when the
+ * records do not say) and the version's default; no ALTER line while the
+ * answer is provisional. */
+static void json_whose(void **state)
+{
+	struct judgement *j = calloc(1, sizeof(*j));
+	char err[1024];
+	json_t *o;
+	(void)state;
+
+	assert_non_null(j);
+	assert_int_equal(judge_run(F "disagree", j, err, sizeof(err)), 0);
+	o = verdict_box_json(&j->run, &j->storage, &j->stability);
+	assert_string_equal(json_string_value(json_object_get(o, "device")), "vda");
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "bench1");
+	assert_string_equal(json_string_value(json_object_get(o, "server_version")), "15.18 (Debian 15.18-0+deb12u1)");
+	assert_int_equal(json_integer_value(json_object_get(o, "current_setting")), 200);
+	assert_int_equal(json_integer_value(json_object_get(o, "default")), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "alter")),
+			    "ALTER TABLESPACE pg_default SET (effective_io_concurrency = 4);");
+	json_decref(o);
+	judge_free(j);
+	memset(j, 0, sizeof(*j));
+	assert_int_equal(judge_run(F "noisy", j, err, sizeof(err)), 0);
+	o = verdict_box_json(&j->run, &j->storage, &j->stability);
+	assert_string_equal(json_string_value(json_object_get(o, "state")), "provisional");
+	assert_true(json_is_null(json_object_get(o, "alter")));
+	assert_true(json_is_null(json_object_get(o, "current_setting")));
+	assert_int_equal(json_integer_value(json_object_get(o, "default")), 1);
+	json_decref(o);
+	judge_free(j);
+	free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +708,8 @@ int main(void)
 		cmocka_unit_test(decided_once),
 		cmocka_unit_test(stability_said),
 		cmocka_unit_test(whole_query_unit),
+		cmocka_unit_test(box_for_a_dba),
+		cmocka_unit_test(json_whose),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,11 @@ void doc_details_open(struct doc *d, const char *summary)
 	mark(d, DOC_DETAILS, 1, summary);
 }
 
+void doc_details_shown(struct doc *d, const char *summary)
+{
+	mark(d, DOC_DETAILS, 2, summary);
+}
+
 void doc_details_close(struct doc *d)
 {
 	mark(d, DOC_DETAILS, 0, "");
@@ -339,13 +344,28 @@ static void lines_out(const struct doc_block *b, FILE *out, const char *prefix,
 
 int doc_text_out(const struct doc *d, FILE *out)
 {
-	int wrote = 0;
+	int wrote = 0, boxed = 0;
 
 	for (size_t i = 0; i < d->n; i++) {
 		const struct doc_block *b = &d->b[i];
 
 		if (!in(b, DOC_IN_TEXT))
 			continue;
+		/* a box is dense: its blocks follow one another with no blank line */
+		if (boxed && (b->kind == DOC_PARA || b->kind == DOC_CODE)) {
+			if (b->kind == DOC_PARA)
+				doc_wrap(out, b->text);
+			else
+				fprintf(out, "%s\n", b->text);
+			continue;
+		}
+		if (boxed && b->kind == DOC_BOX && !b->level) {
+			boxed = 0;
+			for (size_t k = 0; k < WRAP; k++)
+				fputc('=', out);
+			fputc('\n', out);
+			continue;
+		}
 		switch (b->kind) {
 		case DOC_HEADING:
 			fprintf(out, "%s%s\n", wrote ? "\n" : "", b->text);
@@ -370,6 +390,7 @@ int doc_text_out(const struct doc *d, FILE *out)
 			break;
 		case DOC_BOX:
 			rule(out, b->level ? b->text : "");
+			boxed = b->level;
 			break;
 		case DOC_DETAILS:
 			if (b->level)
@@ -511,9 +532,12 @@ static const char style[] =
 
 int doc_html_out(const struct doc *d, const char *title, FILE *out)
 {
+	for (size_t i = 0; !title && i < d->n; i++)
+		if (d->b[i].kind == DOC_HEADING && d->b[i].level == 1)
+			title = d->b[i].text;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
-	esc(out, title);
+	esc(out, title ? title : "eicbench");
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct doc_block *b = &d->b[i];
@@ -552,7 +576,7 @@ int doc_html_out(const struct doc *d, const char *title, FILE *out)
 			break;
 		case DOC_DETAILS:
 			if (b->level) {
-				fputs("<details>\n<summary>", out);
+				fputs(b->level == 2 ? "<details open>\n<summary>" : "<details>\n<summary>", out);
 				esc(out, b->text);
 				fputs("</summary>\n", out);
 			} else

@@ -63,6 +63,8 @@ void doc_box_close(struct doc *d);
  * collapsed <details> in HTML. */
 void doc_details_open(struct doc *d, const char *summary);
 void doc_details_close(struct doc *d);
+/* The same, open in HTML (<details open>): a section the reader acts on. */
+void doc_details_shown(struct doc *d, const char *summary);
 
 /* A line of a list of lines, added to the last block when it is one: each
  * line as it is in text, a "- " item in Markdown, a paragraph in HTML. */
@@ -82,7 +84,8 @@ void doc_table(struct doc *d, size_t ncols, const char *const *heads);
 void doc_row(struct doc *d, const char *const *cells);
 
 /* Render. 0, or -ENOMEM when the document lost a part to a failed
- * allocation. HTML: TITLE in <title> and the first heading. */
+ * allocation. HTML: TITLE in <title> (NULL: the first level-1 heading's
+ * text). Text: a box's blocks follow one another with no blank line. */
 /* V with FMT into BUF, or "-" when V is not finite; BUF. */
 const char *doc_num(char *buf, size_t len, const char *fmt, double v);
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/record/semantics.h"
+
 #define NONE ((size_t)-1)
 #define EIC "effective_io_concurrency"
 
@@ -350,15 +352,291 @@ static void table_words(struct doc *d, const struct regret *g)
 	free(text);
 }
 
+/* ---- the box: a DBA's words ---- */
+
+static const char *device_of(const struct run_result *v)
+{
+	const char *dev = record_str_at(first_rep(v)->meta, "device", "name");
+
+	return dev && *dev ? dev : NULL;
+}
+
+/* What the tablespace measured ran before the run: its own value, else the
+ * server's (meta.json server.settings); NULL when the records do not say.
+ * OWN is set when the tablespace had a value of its own. */
+static const char *current_of(const struct run_result *v, char *buf, size_t len, int *own)
+{
+	const json_t *ts = json_object_get(json_object_get(first_rep(v)->meta, "plan"), "tablespace");
+	const json_t *e = json_object_get(ts, "effective_io_concurrency");
+	const char *s;
+
+	*own = 1;
+	if (json_is_string(e))
+		return snprintf(buf, len, "%s", json_string_value(e)), buf;
+	if (json_is_number(e))
+		return snprintf(buf, len, "%.0f", json_number_value(e)), buf;
+	*own = 0;
+	s = result_server_setting(first_rep(v), EIC);
+	return s && *s ? s : NULL;
+}
+
+static const char *default_of(const struct run_result *v)
+{
+	return semantics_default(EIC, (int)first_rep(v)->version_num);
+}
+
+/* "15", "18", or "" when the records hold no version. */
+static void major_of(const struct run_result *v, char *buf, size_t len)
+{
+	long n = first_rep(v)->version_num;
+
+	if (n >= 100000)
+		snprintf(buf, len, "%ld", n / 10000);
+	else if (n > 0)
+		snprintf(buf, len, "%ld.%ld", n / 10000, n / 100 % 100);
+	else
+		buf[0] = '\0';
+}
+
+/* The median time of value V in query Q (ms), as the summary table shows it. */
+static double median_at(const struct regret *g, size_t q, size_t v)
+{
+	const struct sweep_result *r = g->reps[q];
+	size_t gi;
+
+	if (v == NONE)
+		return NAN;
+	gi = result_find(r, &r->groups[r->series[0].first], g->values[v]);
+	return gi == RESULT_NONE ? NAN : r->groups[gi].median_ms;
+}
+
+/* MS as seconds, "2.30s", "41.2s", "312s". */
+static const char *secs(char *buf, size_t len, double ms)
+{
+	double s = ms / 1000;
+
+	if (!isfinite(s))
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, s < 10 ? "%.2fs" : s < 100 ? "%.1fs" : "%.0fs", s);
+	return buf;
+}
+
+/* The value, and what it changes against the setting before the run and
+ * the version's default. Provisional: no order, the leading value and how
+ * much longer to run. */
+static void say_value(FILE *f, const struct run_result *v, const struct regret *g)
+{
+	const char *a = judge_answer(g), *def = default_of(v), *dev = device_of(v);
+	char cur_buf[64], major[16];
+	int own;
+	const char *cur = current_of(v, cur_buf, sizeof(cur_buf), &own);
+	int max_runs = 2 * g->rounds > 10 ? 2 * g->rounds : 10;
+
+	major_of(v, major, sizeof(major));
+	if (g->d.decided)
+		fprintf(f, "Set %s = %s for the tablespace on %s", EIC, a, dev ? dev : "this device");
+	else
+		fprintf(f, "No decision yet: leading %s; run longer (--max-runs %d)", a, max_runs);
+	if (!cur)
+		fprintf(f, "%s PostgreSQL %s's default is %s (the records do not say what the server ran).",
+			g->d.decided ? ";" : ".", major, def);
+	else if (!strcmp(cur, a))
+		fprintf(f, "%s %s is what %s ran already; PostgreSQL %s's default is %s.", g->d.decided ? ":" : ".",
+			a, own ? "the tablespace" : "the server", major, def);
+	else if (g->d.decided)
+		fprintf(f, ", %s from %s, what %s ran; PostgreSQL %s's default is %s.",
+			strtod(a, NULL) > strtod(cur, NULL) ? "up" : "down", cur,
+			own ? "the tablespace" : "the server", major, def);
+	else
+		fprintf(f, ". %s ran %s; PostgreSQL %s's default is %s.", own ? "The tablespace" : "The server",
+			cur, major, def);
+}
+
+/* The value other than 0 with the least median time in query Q, or NONE. */
+static size_t fastest_prefetching(const struct regret *g, size_t q)
+{
+	size_t best = NONE;
+
+	for (size_t u = 0; u < g->in.nvalues; u++)
+		if (strcmp(g->values[u], "0") && isfinite(median_at(g, q, u)) &&
+		    (best == NONE || median_at(g, q, u) < median_at(g, q, best)))
+			best = u;
+	return best;
+}
+
+/* Why, from the measured times: each query's fastest value and its time. */
+static void say_why(FILE *f, const struct regret *g)
+{
+	const struct decision *d = &g->d;
+	size_t a = d->answer, nq = g->in.nqueries, zero = NONE, all_a = 1, next;
+	char t[32], t0[32];
+
+	for (size_t u = 0; u < g->in.nvalues; u++)
+		if (!strcmp(g->values[u], "0"))
+			zero = u;
+	fprintf(f, "Why%s: ", g->reps[0]->heap_phase ? " (heap-phase medians, as in the table below)" : "");
+	for (size_t q = 0; q < nq && q < 3; q++) {
+		size_t fq = d->q[q].fastest;
+
+		all_a &= fq == a;
+		fprintf(f, "%s%s is fastest at %s (%s", q ? (q + 1 == nq || q == 2 ? " and " : ", ") : "", g->names[q],
+			fq == NONE ? "?" : g->values[fq], secs(t, sizeof(t), median_at(g, q, fq)));
+		if (nq == 1 && zero != NONE && fq != zero)
+			fprintf(f, ", against %s at 0", secs(t0, sizeof(t0), median_at(g, q, zero)));
+		else if (nq == 1 && fq == zero && (next = fastest_prefetching(g, q)) != NONE &&
+			 median_at(g, q, next) > median_at(g, q, fq))
+			fprintf(f, "; %s, its fastest value that prefetches, takes %s", g->values[next],
+				secs(t0, sizeof(t0), median_at(g, q, next)));
+		fprintf(f, ")");
+	}
+	for (size_t q = 3; q < nq; q++)
+		all_a &= d->q[q].fastest == a;
+	if (nq > 3)
+		fprintf(f, ", and %zu more", nq - 3);
+	if (!d->decided)
+		fprintf(f, "; %s leads so far.", g->values[a]);
+	else if (all_a && nq == 1)
+		fprintf(f, ".");
+	else if (all_a)
+		fprintf(f, "; %s is the fastest in every query.", g->values[a]);
+	else if (d->regime == DECISION_WITHIN)
+		fprintf(f, "; %s is the smallest value within %.0f%% of the fastest %s.", g->values[a],
+			100 * g->in.margin, nq == 1 ? "there" : "in every query");
+	else
+		fprintf(f, "; no value comes within %.0f%% of the fastest in every query, and %s costs least at its worst.",
+			100 * g->in.margin, g->values[a]);
+}
+
+/* What it risks: the queries it makes slower than their fastest, the
+ * largest cost first (two at most), in seconds and percent. */
+static void say_risk(FILE *f, const struct regret *g)
+{
+	const struct decision *d = &g->d;
+	size_t a = d->answer, order[DECISION_MAX_QUERIES], n = 0;
+	double cost[DECISION_MAX_QUERIES];
+	char t[32], dt[32];
+
+	for (size_t q = 0; q < g->in.nqueries; q++) {
+		double ma = median_at(g, q, a), mf = median_at(g, q, d->q[q].fastest);
+
+		cost[q] = d->q[q].fastest == a || !isfinite(ma) || !isfinite(mf) ? 0 : ma - mf;
+		if (cost[q] > 0 && cost[q] / mf >= 0.005)
+			order[n++] = q;
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && cost[order[k]] / median_at(g, order[k], d->q[order[k]].fastest) >
+					    cost[order[k - 1]] / median_at(g, order[k - 1], d->q[order[k - 1]].fastest); k--) {
+			size_t x = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = x;
+		}
+	if (!n) {
+		fprintf(f, " Risk: none measured; no query ran measurably slower at %s than at its fastest.", g->values[a]);
+		return;
+	}
+	for (size_t i = 0; i < n && i < 2; i++) {
+		size_t q = order[i], fq = d->q[q].fastest;
+		double mf = median_at(g, q, fq);
+
+		fprintf(f, i ? "; %s %s at %s, %s (%.0f%%) more than at %s" : " Risk: %s takes %s at %s, %s (%.0f%%) more than at %s",
+			g->names[q], secs(t, sizeof(t), mf + cost[q]), g->values[a], secs(dt, sizeof(dt), cost[q]),
+			100 * cost[q] / mf, g->values[fq]);
+	}
+	fprintf(f, ".");
+}
 /* ---- the box ---- */
 
-static void answer_lines(struct doc *d, const struct run_result *v, const struct regret *g)
+/* How sure: decided or not after how many rounds, in plain words, and the
+ * judge's stability figure (the re-drawn rounds agreeing). */
+static void say_sure(FILE *f, const struct regret *g, const struct stability *st)
 {
-	const char *a = judge_answer(g);
-	char code[512];
+	const struct decision *d = &g->d;
+	size_t a = d->answer, q = loosest(g, a), other = NONE, n = 0;
+	char smaller[256] = "";
 
-	doc_para(d, "Set %s = %s for the tablespace measured (%s, which holds the data set).", EIC, a, tablespace(v));
-	snprintf(code, sizeof(code), "ALTER TABLESPACE %s SET (%s = %s);", tablespace(v), EIC, a);
+	fprintf(f, "How sure: ");
+	if (d->decided) {
+		fprintf(f, "decided ");
+		after_rounds(f, g);
+	} else {
+		fprintf(f, "not yet: ");
+		after_rounds(f, g);
+		if (d->regime == DECISION_OPEN && isfinite(d->cell[q][a].hi))
+			fprintf(f, " %s could still be up to %.0f%% slower than the fastest in %s", g->values[a],
+				100 * (d->cell[q][a].hi - 1), g->names[q]);
+		else if (d->regime == DECISION_OPEN)
+			fprintf(f, " %s has no round to compare it with another value in %s", g->values[a], g->names[q]);
+		else if (d->regime == DECISION_WITHIN) {
+			for (size_t u = 0; u < a; u++)
+				if (d->complete[u] && !d->bad[u] && !g->dropped[u] && strlen(smaller) < 200)
+					snprintf(smaller + strlen(smaller), sizeof(smaller) - strlen(smaller), "%s%s",
+						 n++ ? ", " : "", g->values[u]);
+			fprintf(f, " the smaller %s %s may do as well", n == 1 ? "value" : "values", smaller);
+		} else
+			fprintf(f, " another value may still cost less than %s at its worst", g->values[a]);
+	}
+	if (!st || !st->resamples) {
+		fprintf(f, ".");
+		return;
+	}
+	for (size_t u = 0; u < g->in.nvalues; u++)
+		if (u != a && st->count[u] && (other == NONE || st->count[u] > st->count[other]))
+			other = u;
+	fprintf(f, "%s %.0f%% of %zu re-draws of these rounds gave %s or a value within %.0f%% of it", d->decided ? ";" : ".",
+		100 * st->share, st->resamples, g->values[a], 100 * g->in.margin);
+	if (st->stable)
+		fprintf(f, ": a second run should %s.", d->decided ? "agree" : "lead with it too");
+	else
+		fprintf(f, ": a close call, a second run may well answer otherwise%s%s%s.",
+			other != NONE ? " (" : "", other != NONE ? g->values[other] : "", other != NONE ? " came next)" : "");
+}
+
+/* One paragraph of the box from SAY. */
+static void box_para(struct doc *d, const struct run_result *v, const struct regret *g, const struct stability *st,
+		     void (*say)(FILE *, const struct run_result *, const struct regret *, const struct stability *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	say(f, v, g, st);
+	if (fclose(f) == 0)
+		doc_text(d, text);
+	free(text);
+}
+
+static void para_value(FILE *f, const struct run_result *v, const struct regret *g, const struct stability *st)
+{
+	(void)st;
+	say_value(f, v, g);
+}
+
+static void para_why(FILE *f, const struct run_result *v, const struct regret *g, const struct stability *st)
+{
+	(void)v, (void)st;
+	say_why(f, g);
+	say_risk(f, g);
+}
+
+static void para_sure(FILE *f, const struct run_result *v, const struct regret *g, const struct stability *st)
+{
+	(void)v;
+	say_sure(f, g, st);
+}
+
+/* How to apply it on the reader's server: their tablespace on this device
+ * (the scratch cluster held everything in the one it measured). */
+static void apply_box(struct doc *d, const struct run_result *v, const struct regret *g)
+{
+	char code[256];
+
+	doc_para(d, "Apply it to your tablespace on this device (here %s held everything):", tablespace(v));
+	snprintf(code, sizeof(code), "ALTER TABLESPACE <your tablespace on this device>\n  SET (%s = %s);", EIC,
+		 judge_answer(g));
 	doc_code(d, code);
 }
 
@@ -422,9 +700,6 @@ static void summary_table(struct doc *d, const struct run_result *v, const struc
 void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g,
 		 const struct stability *st)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
 	json_t *cav;
 
 	doc_box_open(d, "The verdict");
@@ -433,7 +708,29 @@ void verdict_box(struct doc *d, const struct run_result *v, const struct regret 
 		doc_box_close(d);
 		return;
 	}
-	answer_lines(d, v, g);
+	box_para(d, v, g, st, para_value);
+	box_para(d, v, g, st, para_why);
+	box_para(d, v, g, st, para_sure);
+	if (g->d.decided)
+		apply_box(d, v, g);
+	doc_box_close(d);
+	cav = caveats(v, g);
+	say_caveats(d, cav);
+	json_decref(cav);
+	per_query_bests(d, g);
+	summary_table(d, v, g);
+	doc_para(d, "heap ms: each query's heap-phase median (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians); x vs 0: its speedup against 0.");
+}
+
+void verdict_figures(struct doc *d, const struct run_result *v, const struct regret *g,
+		     const struct stability *st)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (g->d.answer == NONE)
+		return;
 	f = open_memstream(&text, &len);
 	if (f) {
 		state_sentence(f, v, g);
@@ -442,15 +739,8 @@ void verdict_box(struct doc *d, const struct run_result *v, const struct regret 
 			doc_text(d, text);
 		free(text);
 	}
-	cav = caveats(v, g);
-	say_caveats(d, cav);
-	json_decref(cav);
 	regret_table(d, g);
 	table_words(d, g);
-	doc_box_close(d);
-	per_query_bests(d, g);
-	summary_table(d, v, g);
-	doc_para(d, "heap ms: each query's heap-phase median (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians); x vs 0: its speedup against 0.");
 }
 
 void verdict_racing(struct doc *d, const struct run_result *v, const struct regret *g)
@@ -585,6 +875,25 @@ static json_t *stability_json(const struct regret *g, const struct stability *st
 			 "answers", answers, "none", fig((double)st->none / (double)st->resamples, 3));
 }
 
+/* Whose verdict: the device, the host, the server's version, the setting
+ * the tablespace measured ran before (null: not recorded) and the version's
+ * default, as the box says them. */
+static void where_json(json_t *o, const struct run_result *v)
+{
+	const json_t *m = first_rep(v)->meta;
+	const char *host = record_str_at(v->meta, "host", "hostname") ?: record_str_at(m, "host", "hostname");
+	const char *version = record_str_at(m, "server", "version");
+	char buf[64];
+	int own;
+	const char *cur = current_of(v, buf, sizeof(buf), &own);
+
+	json_object_set_new(o, "device", device_of(v) ? json_string(device_of(v)) : json_null());
+	json_object_set_new(o, "host", host ? json_string(host) : json_null());
+	json_object_set_new(o, "server_version", version ? json_string(version) : json_null());
+	json_object_set_new(o, "current_setting", cur ? value_json(cur) : json_null());
+	json_object_set_new(o, "default", value_json(default_of(v)));
+}
+
 json_t *verdict_box_json(const struct run_result *v, const struct regret *g, const struct stability *st)
 {
 	const char *a = judge_answer(g);
@@ -619,7 +928,7 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g, con
 		      "level", fig(DECISION_LEVEL, 2),
 		      "rounds", g->rounds,
 		      "tablespace", tablespace(v),
-		      "alter", a ? json_string(alter) : json_null(),
+		      "alter", a && g->d.decided ? json_string(alter) : json_null(),
 		      "regret", regret_json(g),
 		      "caveats", caveats(v, g),
 		      "dropped", drops,
@@ -633,6 +942,7 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g, con
 	for (size_t q = 0; q < g->in.nqueries; q++)
 		json_array_append_new(json_object_get(o, "queries"), json_string(g->names[q]));
 	json_object_set_new(o, "stability", stability_json(g, st));
+	where_json(o, v);
 	free(why);
 	return o;
 }

@@ -1,10 +1,14 @@
 /*
  * verdict_box: the top of a run's report and its JSON for scripts. The box
- * holds the value for the measured tablespace, the ALTER line, whether the
- * decision is made (or provisional, and why), the caveats that bear on it,
- * then the regret table; below it each query's own fastest, labelled as per
- * query, and the racing history. The JSON (schema 1, docs/verdict.schema.json)
- * carries the same figures, rounded to the digits they have.
+ * is a DBA's (at most 12 lines of text): the value (or, provisional, the
+ * leading one and how much longer to run), what it changes against the
+ * setting the server ran and the version's default, why and what it risks
+ * in measured seconds, how sure, and how to apply it; no statistical term.
+ * Below it the caveats, each query's own fastest and the summary table;
+ * the figures behind "how sure" (the regret table, its bounds and their
+ * definitions) and the racing history are sections of their own. The JSON
+ * (schema 1, docs/verdict.schema.json) carries the same figures, rounded to
+ * the digits they have.
  */
 #ifndef BENCH_REPORT_VERDICT_BOX_H
 #define BENCH_REPORT_VERDICT_BOX_H
@@ -21,6 +25,11 @@
  * answer's stability, is said when given (NULL: not). */
 void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g,
 		 const struct stability *st);
+
+/* How sure, in figures: the decision's state in its own terms, the
+ * stability, the regret table and the words that define them. */
+void verdict_figures(struct doc *d, const struct run_result *v, const struct regret *g,
+		     const struct stability *st);
 
 /* The racing history, flagged runs and priming trials (a details section). */
 void verdict_racing(struct doc *d, const struct run_result *v, const struct regret *g);

@@ -114,7 +114,7 @@ static void apply_lines(struct doc *d, const struct run_result *v, const char *v
 	char code[1024];
 
 	snprintf(code, sizeof(code),
-		 "-- the tablespace measured (%s) only, as in the verdict:\n"
+		 "-- measured in %s; on your server, the tablespace on this device:\n"
 		 "ALTER TABLESPACE %s SET (effective_io_concurrency = %s);\n"
 		 "-- or for every tablespace without a value of its own:\n"
 		 "ALTER SYSTEM SET effective_io_concurrency = %s;\n"
@@ -339,7 +339,7 @@ static void applying(struct doc *d, const struct run_result *v, const char *valu
 	size_t len = 0;
 	FILE *f;
 
-	doc_details_open(d, "Applying it");
+	doc_details_shown(d, "Applying it");
 	apply_lines(d, v, value);
 	f = open_memstream(&text, &len);
 	if (f) {
@@ -351,6 +351,23 @@ static void applying(struct doc *d, const struct run_result *v, const char *valu
 	doc_details_close(d);
 }
 
+/* "eicbench run: vda on bench1, 2026-12-01 10:00 UTC, PostgreSQL 15.18": the
+ * device, the host, the run's start and the server's version, so that a
+ * forwarded page says whose it is. */
+static void heading(struct doc *d, const struct run_result *v, const struct sweep_result *r)
+{
+	const char *started = record_str_at(v->meta, "started_utc", NULL);
+	const char *host = record_str_at(v->meta, "host", "hostname") ?: record_str_at(r->meta, "host", "hostname");
+	const char *version = record_str_at(r->meta, "server", "version") ?: "?";
+	char when[32] = "start not recorded";
+
+	if (started && strlen(started) >= 16 && started[10] == 'T')
+		snprintf(when, sizeof(when), "%.10s %.5s UTC", started, started + 11);
+	doc_heading(d, 1, "eicbench run: %s on %s, %s, PostgreSQL %.*s",
+		    record_str_at(r->meta, "device", "name") ?: "device unknown", host ? host : "an unnamed host",
+		    when, (int)strcspn(version, " "), version);
+}
+
 void verdict_document(const struct judgement *j, struct doc *d)
 {
 	const struct run_result *v = &j->run;
@@ -360,14 +377,18 @@ void verdict_document(const struct judgement *j, struct doc *d)
 	for (int k = 0; !r && k < v->nq; k++)
 		if (v->q[k].have_rep)
 			r = &v->q[k].rep;
-	doc_heading(d, 1, "eicbench run: %s, PostgreSQL %.*s",
-		    record_str_at(r->meta, "device", "name") ?: "device unknown",
-		    (int)strcspn(record_str_at(r->meta, "server", "version") ?: "?", " "),
-		    record_str_at(r->meta, "server", "version") ?: "?");
+	heading(d, v, r);
 	if (j->decided)
 		verdict_box(d, v, g, &j->stability);
 	else
 		doc_para(d, "No decision: %s.", j->why_none);
+	if (j->decided && judge_answer(g) && g->d.decided)
+		applying(d, v, judge_answer(g));
+	if (j->decided) {
+		doc_details_open(d, "How sure, in figures");
+		verdict_figures(d, v, g, &j->stability);
+		doc_details_close(d);
+	}
 	doc_details_open(d, "How it was measured");
 	context(d, v);
 	doc_details_close(d);
@@ -375,8 +396,6 @@ void verdict_document(const struct judgement *j, struct doc *d)
 		doc_details_open(d, "Rounds and racing");
 		verdict_racing(d, v, g);
 		doc_details_close(d);
-		if (judge_answer(g))
-			applying(d, v, judge_answer(g));
 	}
 	for (int i = 0; i < v->nq; i++) {
 		char head[128];

@@ -124,7 +124,7 @@ static int md_of(const void *d, FILE *f)
 
 static int html_of(const void *d, FILE *f)
 {
-	return doc_html_out(d, "eicbench run", f);
+	return doc_html_out(d, NULL, f);	/* titled as its heading: device, host, date, version */
 }
 
 static int write_doc(const struct doc *d, const char *dir, const char *file,
