@@ -338,6 +338,8 @@ static void table_words(struct doc *d, const struct regret *g)
 	if (!f)
 		return;
 	fprintf(f, "Regret: a value's time over the fastest other value's in that query, paired within rounds (each round runs every value once); in brackets its 90%% interval, each end a 95%% one-sided bound (Student's t on the log times, a value + round model, ");
+	if (g->looks > 1)	/* racing's looks: the upper ends share the error */
+		fprintf(f, "the upper end at %.3g%%, the 5%% shared by the %d looks racing could make, ", 100 * g->in.level, g->looks);
 	for (size_t q = 0; q < g->in.nqueries; q++)
 		fprintf(f, "%s%.0f degrees of freedom in %s", q ? ", " : "", g->d.q[q].df, g->names[q]);
 	fprintf(f, "). Within: the upper end is at most %.2fx in every query; out: the lower end is above that in some query; ?: no round shared with another value's kept runs. The margin is %.0f%% (--margin).",
@@ -398,6 +400,13 @@ static void major_of(const struct run_result *v, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* Group GR's median in the decision's unit: the whole query's where the
+ * records are decided on it, else the measured time (the heap phase's). */
+static double unit_ms(const struct sweep_result *r, const struct result_group *gr)
+{
+	return !gr ? NAN : regret_whole_query(r) ? gr->exec_ms : gr->median_ms;
+}
+
 /* The median time of value V in query Q (ms), as the summary table shows it. */
 static double median_at(const struct regret *g, size_t q, size_t v)
 {
@@ -407,7 +416,7 @@ static double median_at(const struct regret *g, size_t q, size_t v)
 	if (v == NONE)
 		return NAN;
 	gi = result_find(r, &r->groups[r->series[0].first], g->values[v]);
-	return gi == RESULT_NONE ? NAN : r->groups[gi].median_ms;
+	return gi == RESULT_NONE ? NAN : unit_ms(r, &r->groups[gi]);
 }
 
 /* MS as seconds, "2.30s", "41.2s", "312s". */
@@ -475,7 +484,8 @@ static void say_why(FILE *f, const struct regret *g)
 	for (size_t u = 0; u < g->in.nvalues; u++)
 		if (!strcmp(g->values[u], "0"))
 			zero = u;
-	fprintf(f, "Why%s: ", g->reps[0]->heap_phase ? " (heap-phase medians, as in the table below)" : "");
+	fprintf(f, "Why%s: ", regret_whole_query(g->reps[0]) ? " (whole-query medians, as in the table below)" :
+		g->reps[0]->heap_phase ? " (heap-phase medians, as in the table below)" : "");
 	for (size_t q = 0; q < nq && q < 3; q++) {
 		size_t fq = d->q[q].fastest;
 
@@ -676,7 +686,8 @@ static void summary_table(struct doc *d, const struct run_result *v, const struc
 
 	snprintf(heads[0], 80, "value");
 	for (size_t q = 0; q < g->in.nqueries; q++) {
-		snprintf(heads[1 + 2 * q], 80, "%s %s ms", g->names[q], g->reps[q]->heap_phase ? "heap" : "query");
+		snprintf(heads[1 + 2 * q], 80, "%s %s ms", g->names[q],
+			 g->reps[q]->heap_phase && !regret_whole_query(g->reps[q]) ? "heap" : "query");
 		snprintf(heads[2 + 2 * q], 80, "%s x vs 0", g->names[q]);
 	}
 	for (size_t i = 0; i < nc; i++)
@@ -689,8 +700,12 @@ static void summary_table(struct doc *d, const struct run_result *v, const struc
 			size_t gi = result_find(r, &r->groups[r->series[0].first], g->values[k]);
 			const struct result_group *gr = gi == RESULT_NONE ? NULL : &r->groups[gi];
 
-			doc_num(cells[1 + 2 * q], 40, "%.1f", gr ? gr->median_ms : NAN);
-			doc_num(cells[2 + 2 * q], 40, "%.2f", gr ? gr->speedup_vs_0 : NAN);
+			size_t z = result_find(r, &r->groups[r->series[0].first], "0");
+			double x0 = !regret_whole_query(r) ? (gr ? gr->speedup_vs_0 : NAN) :
+				    z == RESULT_NONE ? NAN : unit_ms(r, &r->groups[z]) / unit_ms(r, gr);
+
+			doc_num(cells[1 + 2 * q], 40, "%.1f", unit_ms(r, gr));
+			doc_num(cells[2 + 2 * q], 40, "%.2f", x0);
 		}
 		doc_row(d, c);
 	}
@@ -719,7 +734,10 @@ void verdict_box(struct doc *d, const struct run_result *v, const struct regret 
 	json_decref(cav);
 	per_query_bests(d, g);
 	summary_table(d, v, g);
-	doc_para(d, "heap ms: each query's heap-phase median (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians); x vs 0: its speedup against 0.");
+	if (regret_whole_query(g->reps[0]))
+		doc_para(d, "query ms: each query's median execution time, what the answer is decided on (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians; each query's own section splits its heap phase); x vs 0: its speedup against 0.");
+	else
+		doc_para(d, "heap ms: each query's heap-phase median (EXPLAIN ANALYZE, cold; priming and flagged runs left out of the answer, not of these medians); x vs 0: its speedup against 0.");
 }
 
 void verdict_figures(struct doc *d, const struct run_result *v, const struct regret *g,
@@ -925,7 +943,7 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g, con
 		      "regime", regime_name(g->d.regime),
 		      "why", why ? why : "",
 		      "margin", fig(g->in.margin, 4),
-		      "level", fig(DECISION_LEVEL, 2),
+		      "level", fig(g->in.level > 0 ? g->in.level : DECISION_LEVEL, 5),
 		      "rounds", g->rounds,
 		      "tablespace", tablespace(v),
 		      "alter", a && g->d.decided ? json_string(alter) : json_null(),
