@@ -524,6 +524,20 @@ static void stability_said(void **state)
  * answer, 4 on its heap phases, is 0 on its execution times (the index
  * phase, alike at every value, dilutes the sparse query's gain); its
  * records as committed, without the field, keep their verdict. */
+/* A tie said as one, with the rule that chose among the values. */
+static void tie_said(void **state)
+{
+	struct run_result v;
+	char err[1024], *text;
+	(void)state;
+
+	assert_int_equal(run_result_load(F "partial", &v, err, sizeof(err)), 0);
+	text = text_of(&v);
+	expect(text, "a tie: 32 and 64 are each within 10% of the fastest there, and 32 is the smallest (neither what the server ran nor the default is among them).");
+	free(text);
+	run_result_free(&v);
+}
+
 static void whole_query_unit(void **state)
 {
 	struct run_result v;
@@ -708,6 +722,7 @@ int main(void)
 		cmocka_unit_test(decided_once),
 		cmocka_unit_test(stability_said),
 		cmocka_unit_test(whole_query_unit),
+		cmocka_unit_test(tie_said),
 		cmocka_unit_test(box_for_a_dba),
 		cmocka_unit_test(json_whose),
 	};

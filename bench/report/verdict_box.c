@@ -506,7 +506,19 @@ static void say_why(FILE *f, const struct regret *g)
 		fprintf(f, ", and %zu more", nq - 3);
 	if (!d->decided)
 		fprintf(f, "; %s leads so far.", g->values[a]);
-	else if (all_a && nq == 1)
+	else if (d->regime == DECISION_WITHIN && d->ntied > 1) {	/* a tie, said as one */
+		size_t n = 0;
+
+		fprintf(f, "; a tie: ");
+		for (size_t u = 0; u < g->in.nvalues; u++)
+			if (d->good[u])
+				fprintf(f, "%s%s", n++ ? (n == d->ntied ? " and " : ", ") : "", g->values[u]);
+		fprintf(f, " are each within %.0f%% of the fastest %s, and %s is %s.", 100 * g->in.margin,
+			nq == 1 ? "there" : "in every query", g->values[a],
+			d->chosen == DECISION_CURRENT ? "what the server ran: keep it" :
+			d->chosen == DECISION_DEFAULT ? "the version's default (what the server ran is not among them)" :
+			"the smallest (neither what the server ran nor the default is among them)");
+	} else if (all_a && nq == 1)
 		fprintf(f, ".");
 	else if (all_a)
 		fprintf(f, "; %s is the fastest in every query.", g->values[a]);
