@@ -524,6 +524,28 @@ static void stability_said(void **state)
  * answer, 4 on its heap phases, is 0 on its execution times (the index
  * phase, alike at every value, dilutes the sparse query's gain); its
  * records as committed, without the field, keep their verdict. */
+/* Real records (tests/fixtures/run/real-quick: make bench-repeat's first
+ * run --quick on the project's test machine, 2026-12-07, records only):
+ * anyone can recompute the verdict, and a change to the judge shows its
+ * effect on them here. */
+static void real_quick(void **state)
+{
+	struct judgement *j = calloc(1, sizeof(*j));
+	char err[1024];
+	(void)state;
+
+	assert_non_null(j);
+	assert_int_equal(judge_run(F "real-quick", j, err, sizeof(err)), 0);
+	assert_true(j->decided);
+	assert_string_equal(judge_answer(&j->storage), "0");
+	assert_true(j->storage.d.decided);
+	assert_int_equal(j->storage.rounds, 3);
+	assert_true(j->stability.stable);
+	assert_int_equal(j->storage.nflags, 0);
+	judge_free(j);
+	free(j);
+}
+
 /* A tie said as one, with the rule that chose among the values. */
 static void tie_said(void **state)
 {
@@ -723,6 +745,7 @@ int main(void)
 		cmocka_unit_test(stability_said),
 		cmocka_unit_test(whole_query_unit),
 		cmocka_unit_test(tie_said),
+		cmocka_unit_test(real_quick),
 		cmocka_unit_test(box_for_a_dba),
 		cmocka_unit_test(json_whose),
 	};
