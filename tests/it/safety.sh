@@ -1,0 +1,35 @@
+# Safe as root on the server's side: a folder given as --tablespace-dir is
+# checked before anything is changed in it (a refused folder keeps its
+# owner and mode).
+. tests/it/lib.sh
+plan 7
+D=$T/pg
+P=54470
+cluster pg $P
+q() { sql "$D" $P "$1"; }
+
+# A folder that is not empty, root's, given as --tablespace-dir: refused,
+# and left as it was (not given to the server's user first).
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -m 750 "$T/full"
+	echo keep >"$T/full/keep"
+	before=$(stat -c '%U:%G %a' "$T/full")
+	fails 2 "--tablespace-dir '$T/full': the folder is not empty" \
+		"a non-empty folder as --tablespace-dir is refused (exit 2)" \
+		"$EB" load --datadir "$D" --rows 1000 --tablespace-dir "$T/full"
+	same "its owner and mode are unchanged" "$(stat -c '%U:%G %a' "$T/full")" "$before"
+	same "and nothing was made in it or in the catalog" "$(ls -A "$T/full" | tr '\n' ' ')$(q 'select count(*) from pg_tablespace')" "keep 2"
+else
+	skip_n 3 "a root folder given as --tablespace-dir" "not root"
+fi
+# Where the server's user cannot pass: refused, nothing made.
+mkdir -m 700 "$T/closed"
+fails 2 "--tablespace-dir '$T/closed/ts': the server's user postgres cannot reach it" \
+	"a folder the server's user cannot reach is refused" \
+	"$EB" load --datadir "$D" --rows 1000 --tablespace-dir "$T/closed/ts"
+same "and nothing was made there" "$(ls -A "$T/closed" | wc -l)" 0
+# A missing folder in one that is there: made, the server's, a tablespace.
+says "a missing folder is made and the data set put there" "^data set: test" \
+	"$EB" load --datadir "$D" --rows 1000 --tablespace-dir "$T/ts"
+same "it is the server's user's and holds the data set" \
+	"$(stat -c %U "$T/ts"),$(q "select t.spcname from pg_class c join pg_tablespace t on t.oid = c.reltablespace where c.relname = 'test'")" "postgres,eicbench_ts"
