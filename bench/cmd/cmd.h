@@ -1,7 +1,8 @@
 /*
  * cmd: the commands of the eicbench program. Each takes the arguments after
  * its own name and returns the exit status: 0 success, 1 a run failed,
- * 2 bad usage or bad input. Only commands print and decide exit codes.
+ * 2 bad usage or bad input; main makes a run stopped by a signal 128 +
+ * that signal (cli/stop.h). Only commands print and decide exit codes.
  * ARGV points into main's argv, so argv[-2] and argv[-1] are the program and
  * the command's name (records keep the exact command line).
  */
