@@ -2,7 +2,7 @@
  * main: the eicbench program. One explicit, alphabetical command table, each
  * command with its man page; global options (--help, --version); the hidden
  * command manual, which writes the man pages; exit codes 0 success, 1 a run
- * failed, 2 bad usage or bad input, 128 + N stopped by signal N (130 after
+ * failed, 2 bad usage or bad input, 3 busy, 128 + N stopped by signal N (130 after
  * Ctrl-C). Standard output is line-buffered.
  */
 #include <errno.h>

@@ -264,9 +264,11 @@ void lock_set_holder(int argc, char *const argv[])
 		snprintf(who, sizeof(who), "eicbench");
 }
 
+/* A lock held by another command stays -EBUSY (exit 3, busy); an unsafe
+ * lock file is bad input (-EINVAL, exit 2). */
 static int taken(int ret)
 {
-	if (ret == -EBUSY || ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
+	if (ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
 		return -EINVAL;
 	return ret;
 }

@@ -1,8 +1,9 @@
 # Safe as root on the server's side: a folder given as --tablespace-dir is
 # checked before anything is changed in it (a refused folder keeps its
-# owner and mode).
+# owner and mode); server init takes the cluster's lock, and a command
+# refused because another holds it exits 3 (busy).
 . tests/it/lib.sh
-plan 7
+plan 11
 D=$T/pg
 P=54470
 cluster pg $P
@@ -33,3 +34,22 @@ says "a missing folder is made and the data set put there" "^data set: test" \
 	"$EB" load --datadir "$D" --rows 1000 --tablespace-dir "$T/ts"
 same "it is the server's user's and holds the data set" \
 	"$(stat -c %U "$T/ts"),$(q "select t.spcname from pg_class c join pg_tablespace t on t.oid = c.reltablespace where c.relname = 'test'")" "postgres,eicbench_ts"
+
+# The cluster held by a cold restart stopped with the server down: server
+# init and server stop are refused as busy (exit 3), naming the holder,
+# which then finishes.
+EICBENCH_FAULT=server:cold "$EB" server cold --datadir "$D" >/dev/null 2>"$T/cold.err" &
+cp=$!
+if stopped_at $cp; then
+	fails 3 "the cluster in $D is in use: held by pid $cp, .*eicbench server cold" \
+		"server init on a held cluster is refused as busy (exit 3), naming the holder" \
+		"$EB" server init --datadir "$D" --port $P
+	fails 3 "is in use: held by pid $cp" "so is server stop" "$EB" server stop --datadir "$D"
+	kill -CONT $cp
+	wait $cp
+	same "the holder finishes" "$?" 0
+	same "the cluster is its own: running, the data set there" "$(q 'select count(*) from public.test')" 1001
+else
+	same "the cold restart got to its stop" "$(cat "$T/cold.err")" "(stopped there)"
+	skip_n 3 "a held cluster" "the holder did not get there"
+fi
