@@ -246,9 +246,10 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 		if (ret == 0)
 			ret = lock_hold_cluster(s, err, sizeof(err));	/* for what init goes on to do */
 	} else if (!strcmp(verb, "start")) {
-		ret = do_start(s, err, sizeof(err));
-		if (ret == 0 && settings_recover_running("server", s) < 0)
+		/* first: a value a killed command left may keep it from starting */
+		if (settings_recover_running("server", s) < 0)
 			return EXIT_RUN_FAILED;
+		ret = do_start(s, err, sizeof(err));
 	} else if (!strcmp(verb, "stop")) {
 		if (settings_recover_running("server", s) < 0)
 			return EXIT_RUN_FAILED;

@@ -419,13 +419,26 @@ int settings_recover(struct server *s, int *said, char *err, size_t errlen)
 	return ret;
 }
 
+/* Is a journal there for S? */
+static bool journal_left(const struct server *s)
+{
+	struct settings_journal j;
+	char err[256];
+
+	return settings_journal_init(&j, s, "recovery", err, sizeof(err)) == 0 &&
+	       access(j.path, F_OK) == 0;
+}
+
 int settings_recover_running(const char *cmd, struct server *s)
 {
 	char err[2048];
 	int said = 0;
 
-	if (!s->external && server_running_pid(s) <= 0)
-		return 0;	/* a journal is restored when the server is next started */
+	/* A managed server that is down is started only when a journal is
+	 * there, with the originals of its restart settings (reach()): a left
+	 * value may be what keeps it from starting at all. */
+	if (!s->external && server_running_pid(s) <= 0 && !journal_left(s))
+		return 0;
 	if (settings_recover(s, &said, err, sizeof(err)) < 0) {
 		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 		return -EIO;

@@ -111,9 +111,12 @@ int settings_recover(struct server *s, int *said, char *err, size_t errlen);
 char *settings_journal_dump(const struct settings_journal *j);
 int settings_journal_parse(struct settings_journal *j, const char *text, char *err, size_t errlen);
 
-/* Restore a settings journal a killed command left for S (when it runs),
- * saying so on stderr as "eicbench CMD: ...". 0, or -EIO when it could not
- * be (said, with what is left). */
+/* Restore a settings journal a killed command left for S, saying so on
+ * stderr as "eicbench CMD: ...". A managed server that is down is left so
+ * when there is no journal; with one it is started with the originals of
+ * the journal's restart settings (a left value may keep it from starting
+ * at all), put back, and restarted as configured. 0, or -EIO when it could
+ * not be (said, with what is left). */
 int settings_recover_running(const char *cmd, struct server *s);
 
 #endif
