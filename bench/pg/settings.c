@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "bench/cli/redact.h"
+#include "bench/pg/identity.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/pg/statedir.h"
@@ -55,7 +56,8 @@ int settings_context_of(PGconn *c, const char *name, enum settings_context *out,
 int settings_journal_init(struct settings_journal *j, const struct server *s,
 			  const char *owner, char *err, size_t errlen)
 {
-	char dsn[1024];
+	struct server_identity id;
+	char key[PATH_MAX + 32], e[256];
 	int ret;
 
 	memset(j, 0, sizeof(*j));
@@ -64,8 +66,13 @@ int settings_journal_init(struct settings_journal *j, const struct server *s,
 		snprintf(j->path, sizeof(j->path), "%s/%s", s->datadir, SETTINGS_JOURNAL);
 		return 0;
 	}
-	redact_dsn(s->dsn, dsn, sizeof(dsn));
-	ret = statedir_file("settings", dsn, ".journal", j->path, sizeof(j->path));
+	/* the server's own identity: another spelling of the string finds it;
+	 * a server that cannot be reached has nothing to put back or change */
+	if (server_identify(s, &id, e, sizeof(e)) == 0)
+		server_identity_key(&id, key, sizeof(key));
+	else
+		redact_dsn(s->dsn, key, sizeof(key));
+	ret = statedir_file("settings", key, ".journal", j->path, sizeof(j->path));
 	if (ret < 0) {
 		snprintf(err, errlen, "no folder to keep the settings journal of the --dsn server in (%s); set EICBENCH_STATE, XDG_STATE_HOME or HOME",
 			 strerror(-ret));

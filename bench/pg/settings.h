@@ -5,7 +5,9 @@
  * restart), values are tried before anything runs, and before any change
  * to the server's configuration the original (what postgresql.auto.conf
  * held, and the value in force) is written to a journal next to the
- * cluster (fsync'd; for a --dsn server in eicbench's state folder). The
+ * cluster (fsync'd; for a --dsn server in eicbench's state folder, named
+ * after the server's identity, bench/pg/identity.h, so every spelling of
+ * its connection string finds it). The
  * journal is removed only once everything is put back and verified against
  * current_setting(). Every command that touches a server first restores a
  * journal left by a killed command. Nothing here prints.

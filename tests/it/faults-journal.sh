@@ -4,9 +4,12 @@
 # fsync on), and before the server is started when a value it left keeps
 # the server from starting at all (huge_pages=on where there are no huge
 # pages: the server is started with the originals, put back, restarted).
-# After each: the settings as they were, no journal, the same data set.
+# A --dsn server's journal is found by the server's identity, whatever the
+# spelling of the string (keys in another order, a URI), and --dsn to a
+# cluster here takes the lock --datadir takes. After each: the settings as
+# they were, no journal, the same data set.
 . tests/it/lib.sh
-plan 27
+plan 46
 D=$T/pg
 P=54472
 cluster pg $P
@@ -78,3 +81,64 @@ for next in "server start" "load"; do
 	unchanged "$D" $P "$settings" "$data"
 	held
 done
+
+# A warm sweep of a reload setting on the cluster given as --dsn, killed
+# in its second trial's query with the setting changed: the next command,
+# given the string spelled otherwise, finds its journal and puts it back.
+export EICBENCH_STATE=$T/state
+DSN="host=$D port=$P user=postgres dbname=eicbench"
+# its restart command runs eicbench on the cluster the sweep holds: granted
+RESTART="$EB server restart --datadir '$D'"
+journals() { ls "$EICBENCH_STATE"/settings-*.journal 2>/dev/null | wc -l; }
+k=0
+for other in "dbname=eicbench user=postgres port=$P host=$D" "postgresql:///eicbench?host=$D&port=$P&user=postgres"; do
+	k=$((k + 1))
+	S=$T/dsn$k
+	fault "sweep on --dsn killed with bgwriter_delay changed, then load --dsn '$other'"
+	EICBENCH_FAULT=sweep:query@2 "$EB" sweep --dsn "$DSN" --restart-cmd "$RESTART" --warm --eic 1 \
+		--set bgwriter_delay=150ms,250ms --runs 1 --no-cache-check --out "$S" >/dev/null 2>"$S.err" &
+	sp=$!
+	if ! stopped_at $sp; then
+		same "the sweep got to its second query" "$(cat "$S.err")" "(stopped there)"
+		skip_n 5 "a killed --dsn sweep" "it did not get there"
+		held; continue
+	fi
+	slay $sp
+	same "bgwriter_delay is changed, its journal left in the state folder" \
+		"$(q 'show bgwriter_delay' | grep -c -e '^150ms$' -e '^250ms$'),$(journals)" "1,1"
+	"$EB" load --dsn "$other" --rows 100000 >"$S.next" 2>&1
+	same "the load given the other spelling succeeds and says it put bgwriter_delay back" \
+		"$?:$(grep -c 'put back: bgwriter_delay' "$S.next")" "0:1"
+	same "no journal left in the state folder" "$(journals)" 0
+	unchanged "$D" $P "$settings" "$data"
+	held
+done
+
+# One lock for the cluster, --datadir or --dsn: each way round, the second
+# is refused as busy (exit 3), naming the first.
+fault "a sweep holding the cluster, then the other form"
+through() {
+	case $1 in
+	datadir) exec "$EB" sweep --datadir "$D" --eic 1 --runs 1 --no-cache-check --out "$T/hold-$1" ;;
+	dsn) exec "$EB" sweep --dsn "$DSN" --warm --eic 1 --runs 1 --no-cache-check --out "$T/hold-$1" ;;
+	esac
+}
+for form in datadir dsn; do
+	case $form in
+	datadir) try() { "$EB" load --dsn "$DSN" --rows 100000; } ;;
+	dsn) try() { "$EB" server stop --datadir "$D"; } ;;
+	esac
+	EICBENCH_FAULT=sweep:query through $form >/dev/null 2>"$T/hold-$form.err" &
+	sp=$!
+	if stopped_at $sp; then
+		fails 3 "is in use: held by pid $sp" "held through --$form, the other form is refused as busy, naming it" try
+		kill -CONT $sp
+		wait $sp
+		same "the holder through --$form finishes" "$?" 0
+	else
+		same "the sweep through --$form got to its query" "$(cat "$T/hold-$form.err")" "(stopped there)"
+		skip "the holder through --$form finishes" "it did not get there"
+	fi
+done
+unchanged "$D" $P "$settings" "$data"
+held
