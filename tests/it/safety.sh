@@ -1,9 +1,10 @@
 # Safe as root on the server's side: a folder given as --tablespace-dir is
 # checked before anything is changed in it (a refused folder keeps its
 # owner and mode); server init takes the cluster's lock, and a command
-# refused because another holds it exits 3 (busy).
+# refused because another holds it exits 3 (busy); the postmaster takes
+# none of eicbench's secrets or client variables from its environment.
 . tests/it/lib.sh
-plan 11
+plan 13
 D=$T/pg
 P=54470
 cluster pg $P
@@ -53,3 +54,12 @@ else
 	same "the cold restart got to its stop" "$(cat "$T/cold.err")" "(stopped there)"
 	skip_n 3 "a held cluster" "the holder did not get there"
 fi
+
+# Started with secrets and libpq's client variables in the environment: the
+# postmaster has PATH and the locale, none of those.
+ok "the server restarted with secrets in the environment" env EICBENCH_SECRET_MARKER=x1 SSH_AUTH_SOCK=/tmp/agent.x1 \
+	PGPASSWORD=x1 PGHOST=/nowhere AWS_SECRET_ACCESS_KEY=x1 LANG=C.UTF-8 "$EB" server restart --datadir "$D"
+pm=$(head -n 1 "$D/postmaster.pid")
+tr '\0' '\n' <"/proc/$pm/environ" >"$T/pm.env"
+same "the postmaster's environment: PATH and LANG kept, no secret, no PG* variable" \
+	"$(grep -c -e '^PATH=' -e '^LANG=C.UTF-8$' "$T/pm.env"),$(grep -c -e EICBENCH_SECRET_MARKER -e SSH_AUTH_SOCK -e '^PG' -e '^AWS_' "$T/pm.env")" "2,0"
