@@ -314,8 +314,10 @@ int settings_pending_restart(PGconn *c, char *err, size_t errlen)
 /* ---- putting back ---- */
 
 /* Connect; a managed server that will not start gets the originals of the
- * restart settings as -c options (they override postgresql.auto.conf). */
-static PGconn *reach(const struct settings_journal *j, struct server *s, char *err, size_t errlen)
+ * restart settings as -c options (they override postgresql.auto.conf;
+ * *WITH_OPTIONS set: it must be restarted without them). */
+static PGconn *reach(const struct settings_journal *j, struct server *s, bool *with_options,
+		     char *err, size_t errlen)
 {
 	const char *list[SETTINGS_MAX + 1];
 	char pairs[SETTINGS_MAX][SETTINGS_NAME_MAX + SETTINGS_VALUE_MAX + 2];
@@ -331,6 +333,7 @@ static PGconn *reach(const struct settings_journal *j, struct server *s, char *e
 			n++;
 		}
 	list[n] = NULL;
+	*with_options = true;
 	server_stop(s, err, errlen);
 	if (server_start_with(s, list, err, errlen) < 0)
 		return NULL;
@@ -365,13 +368,13 @@ static int verify(const struct settings_journal *j, struct server *s, char *bad,
 int settings_restore(struct settings_journal *j, struct server *s, char *err, size_t errlen)
 {
 	char e[512], bad[2048];
-	bool restart = false;
+	bool restart = false, with_options = false;
 	int failed = 0;
 	PGconn *c;
 
 	if (j->n == 0)
 		return unlink(j->path) < 0 && errno != ENOENT ? -errno : 0;
-	c = reach(j, s, e, sizeof(e));
+	c = reach(j, s, &with_options, e, sizeof(e));
 	for (int i = 0; c && i < j->n; i++) {
 		failed += settings_alter(c, j->ch[i].name, j->ch[i].had_auto ? j->ch[i].auto_value : NULL,
 					 e, sizeof(e)) < 0;
@@ -379,6 +382,13 @@ int settings_restore(struct settings_journal *j, struct server *s, char *err, si
 	}
 	if (c && settings_reload(c, e, sizeof(e)) < 0)
 		failed++;
+	/* A restart only when one is due: a restart setting whose change was
+	 * refused (a value the server rejects), or written but never taken
+	 * (killed before the restart), leaves the originals in force and
+	 * nothing pending, and the server keeps running. */
+	if (c && restart && !failed && !with_options && settings_pending_restart(c, e, sizeof(e)) == 0 &&
+	    verify(j, s, bad, sizeof(bad)) == 0)
+		restart = false;
 	PQfinish(c);
 	if (c && restart && server_restart(s, e, sizeof(e)) < 0)
 		failed++;

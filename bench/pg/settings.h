@@ -94,10 +94,12 @@ int settings_pending_restart(PGconn *c, char *err, size_t errlen);
 /*
  * Put back every change of J on S: ALTER SYSTEM to what auto.conf held (all
  * of them, past any that fails), reload, restart when a restart setting was
- * changed (a managed server that will not start is started with the
- * originals as -c options first), then check each against current_setting().
- * All back: the journal file is removed and J emptied, 0. Otherwise -EIO, ERR listing the
- * settings still changed and naming the journal that is kept.
+ * changed and its original is not in force or a setting waits for a
+ * restart (a value the server refused restarts nothing; a managed server
+ * that will not start is started with the originals as -c options first),
+ * then check each against current_setting(). All back: the journal file
+ * is removed and J emptied, 0. Otherwise -EIO, ERR listing the settings
+ * still changed and naming the journal that is kept.
  */
 int settings_restore(struct settings_journal *j, struct server *s, char *err, size_t errlen);
 

@@ -4,7 +4,7 @@
 # refused because another holds it exits 3 (busy); the postmaster takes
 # none of eicbench's secrets or client variables from its environment.
 . tests/it/lib.sh
-plan 13
+plan 16
 D=$T/pg
 P=54470
 cluster pg $P
@@ -63,3 +63,15 @@ pm=$(head -n 1 "$D/postmaster.pid")
 tr '\0' '\n' <"/proc/$pm/environ" >"$T/pm.env"
 same "the postmaster's environment: PATH and LANG kept, no secret, no PG* variable" \
 	"$(grep -c -e '^PATH=' -e '^LANG=C.UTF-8$' "$T/pm.env"),$(grep -c -e EICBENCH_SECRET_MARKER -e SSH_AUTH_SOCK -e '^PG' -e '^AWS_' "$T/pm.env")" "2,0"
+
+# A value of a restart setting the server rejects: refused (exit 2) before
+# anything runs, and the server not restarted to put it back.
+started=$(q 'select pg_postmaster_start_time()')
+cp "$D/postgresql.auto.conf" "$T/auto.before"
+for v in bogus 1; do
+	fails 2 "shared_buffers: the server rejects '$v'" "sweep --set shared_buffers=$v is refused (exit 2)" \
+		"$EB" sweep --datadir "$D" --eic 1 --set shared_buffers=$v --runs 1 --no-cache-check --out "$T/bad-$v"
+done
+same "the server was not restarted, postgresql.auto.conf as it was, no journal" \
+	"$(q 'select pg_postmaster_start_time()'),$(cmp -s "$D/postgresql.auto.conf" "$T/auto.before" && echo same),$(ls "$D" | grep -c journal)" \
+	"$started,same,0"
