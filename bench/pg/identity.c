@@ -40,7 +40,8 @@ int server_control_sysid(const char *datadir, unsigned long long *out)
 int server_identify(const struct server *s, struct server_identity *id,
 		    char *err, size_t errlen)
 {
-	PGconn *c = server_connect(s, NULL, err, errlen);
+	/* the string's database may not be made yet (load makes it) */
+	PGconn *c = server_connect(s, NULL, err, errlen) ?: server_connect(s, "postgres", err, errlen);
 	PGresult *r = c ? pgutil_query(c, sql_text("server/identity.sql"), 0, NULL, err, errlen) : NULL;
 	unsigned long long here;
 	int ret = -EIO;

@@ -23,8 +23,9 @@ struct server_identity {
 	bool local;               /* that folder is the cluster's, on this machine */
 };
 
-/* S's identity through a connection of its own. -EIO when the server
- * cannot be reached or will not say (ERR says why). */
+/* S's identity through a connection of its own (to the string's database,
+ * else to postgres). -EIO when the server cannot be reached or will not
+ * say (ERR says why). */
 int server_identify(const struct server *s, struct server_identity *id,
 		    char *err, size_t errlen);
 

@@ -9,7 +9,7 @@
 # cluster here takes the lock --datadir takes. After each: the settings as
 # they were, no journal, the same data set.
 . tests/it/lib.sh
-plan 46
+plan 47
 D=$T/pg
 P=54472
 cluster pg $P
@@ -132,12 +132,16 @@ for form in datadir dsn; do
 	sp=$!
 	if stopped_at $sp; then
 		fails 3 "is in use: held by pid $sp" "held through --$form, the other form is refused as busy, naming it" try
+		[ $form = datadir ] && fails 3 "is in use: held by pid $sp" \
+			"so is --dsn naming a database not made yet (the server known through another)" \
+			"$EB" load --dsn "host=$D port=$P user=postgres dbname=notyet" --rows 100000
 		kill -CONT $sp
 		wait $sp
 		same "the holder through --$form finishes" "$?" 0
 	else
 		same "the sweep through --$form got to its query" "$(cat "$T/hold-$form.err")" "(stopped there)"
 		skip "the holder through --$form finishes" "it did not get there"
+		[ $form = datadir ] && skip "--dsn naming a database not made yet" "it did not get there"
 	fi
 done
 unchanged "$D" $P "$settings" "$data"
