@@ -2,7 +2,8 @@
  * main: the eicbench program. One explicit, alphabetical command table, each
  * command with its man page; global options (--help, --version); the hidden
  * command manual, which writes the man pages; exit codes 0 success, 1 a run
- * failed, 2 bad usage or bad input. Standard output is line-buffered.
+ * failed, 2 bad usage or bad input, 3 busy, 128 + N stopped by signal N (130 after
+ * Ctrl-C). Standard output is line-buffered.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "bench/cli/datadir.h"
 #include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
+#include "bench/cli/stop.h"
 
 #ifndef EICBENCH_VERSION
 #define EICBENCH_VERSION "unknown"
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
 	datadir_export_scripts();
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 2, argv + 2);
+			return cli_stop_status(commands[i].run(argc - 2, argv + 2));
 	opts_escape(argv[1], shown, sizeof(shown));
 	fprintf(stderr, "eicbench: unknown command '%s'; the commands are:\n", shown);
 	usage(stderr);

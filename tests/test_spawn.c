@@ -2,8 +2,9 @@
  * test_spawn: real child processes (sh, sleep, id): exit statuses, output
  * captured (its end kept whole, however it was read) or written to a file,
  * a missing program, PATH lookup, the kill at the deadline (with output or
- * without), no inherited descriptor, LC_ALL=C, the process group, and the
- * user switch (as root).
+ * without), no inherited descriptor, LC_ALL=C, the process group, the
+ * environment (only what any program needs, never a secret, unless the
+ * whole is asked for), and the user switch (as root).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +151,42 @@ static void locale_and_group(void **state)
 	assert_string_not_equal(out, want);
 }
 
+/* The environment /usr/bin/env prints, WHOLE or not, into OUT. */
+static void env_of_child(bool whole, char *out, size_t len)
+{
+	char *argv[] = { "/usr/bin/env", NULL };
+	struct spawn_opts o = { .argv = argv, .out = out, .outlen = len, .out_fd = -1,
+				.timeout_s = 30, .whole_env = whole };
+
+	assert_int_equal(spawn_run(&o), 0);
+}
+
+static void environment(void **state)
+{
+	static const char *const secret[] = { "EICBENCH_SECRET_MARKER", "SSH_AUTH_SOCK", "PGPASSWORD",
+		"PGHOST", "AWS_SECRET_ACCESS_KEY" };
+	static const char *const kept[] = { "PATH=", "LANG=C.UTF-8", "LC_TIME=C", "TZ=UTC" };
+	char out[65536];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
+		setenv(secret[i], "marker-x1", 1);
+	setenv("LANG", "C.UTF-8", 1);
+	setenv("LC_TIME", "C", 1);
+	setenv("TZ", "UTC", 1);
+	env_of_child(false, out, sizeof(out));
+	assert_null(strstr(out, "marker-x1"));
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		assert_non_null(strstr(out, kept[i]));
+	env_of_child(true, out, sizeof(out));
+	assert_non_null(strstr(out, "EICBENCH_SECRET_MARKER=marker-x1"));
+	assert_non_null(strstr(out, "SSH_AUTH_SOCK=marker-x1"));
+	assert_true(spawn_env_kept("LC_ALL=C") && spawn_env_kept("PATH=/bin"));
+	assert_false(spawn_env_kept("LC_=x") || spawn_env_kept("PATHX=1") || spawn_env_kept("PATH"));
+	for (size_t i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
+		unsetenv(secret[i]);
+}
+
 static void as_user(void **state)
 {
 	char out[64], want[32], *argv[] = { "/usr/bin/id", "-u", NULL };
@@ -178,6 +215,7 @@ int main(void)
 		cmocka_unit_test(output_to_file),
 		cmocka_unit_test(nothing_inherited),
 		cmocka_unit_test(locale_and_group),
+		cmocka_unit_test(environment),
 		cmocka_unit_test(as_user),
 	};
 

@@ -190,7 +190,9 @@ static void exit_status(FILE *out, const char *extra)
 	heading(out, "EXIT STATUS");
 	tagged(out, "0\tsuccess\n"
 		    "1\ta run failed (the message says which step and why; what was finished is kept)\n"
-		    "2\tbad usage or bad input: the message names the value and what is allowed, and nothing was written");
+		    "2\tbad usage or bad input: the message names the value and what is allowed, and nothing was written\n"
+		    "3\tbusy: another eicbench command holds the cluster or the result folder (the message names it); nothing was done\n"
+		    "128 + N\tstopped by signal N at its next safe point, what was finished kept and the server's settings put back: 130 Ctrl-C (SIGINT), 129 a hang-up (SIGHUP), 141 a closed pipe (SIGPIPE), 143 SIGTERM");
 	prose(out, extra);
 }
 

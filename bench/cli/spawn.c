@@ -29,9 +29,46 @@ int spawn_become(const char *user, uid_t uid, gid_t gid)
 	return 0;
 }
 
+bool spawn_env_kept(const char *entry)
+{
+	static const char *const names[] = { "PATH", "HOME", "TMPDIR", "TZ", "LANG", "LANGUAGE",
+		"GDFONTPATH", "GNUPLOT_LIB", "GNUPLOT_DEFAULT_GDFONT", "GNUPLOT_FONTPATH",
+		"FONTCONFIG_FILE", "FONTCONFIG_PATH" };
+	size_t n = strcspn(entry, "=");
+
+	if (entry[n] != '=')
+		return false;
+	if (n > 3 && !strncmp(entry, "LC_", 3))
+		return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !strncmp(entry, names[i], n))
+			return true;
+	return false;
+}
+
+/* The child's environment into ENV (room for MAX, NULL-terminated): what
+ * spawn_env_kept() keeps, or all of it; LC_ALL=C on top when C_LOCALE.
+ * Pointers into environ only: nothing is allocated after the fork. */
+static void child_env(char **env, size_t max, bool whole, bool c_locale)
+{
+	extern char **environ;
+	size_t n = 0;
+
+	for (char **e = environ; e && *e && n + 2 < max; e++) {
+		if (c_locale && !strncmp(*e, "LC_ALL=", 7))
+			continue;
+		if (whole || spawn_env_kept(*e))
+			env[n++] = *e;
+	}
+	if (c_locale)
+		env[n++] = "LC_ALL=C";
+	env[n] = NULL;
+}
+
 void spawn_exec(const struct spawn_opts *o, int out_fd)
 {
 	int devnull = open("/dev/null", O_RDONLY), ret;
+	char *env[512];
 
 	if (o->new_pgroup)
 		setpgid(0, 0);
@@ -42,16 +79,15 @@ void spawn_exec(const struct spawn_opts *o, int out_fd)
 		dup2(out_fd, 2);
 	}
 	close_range(3, ~0U, 0);
-	if (o->c_locale)
-		setenv("LC_ALL", "C", 1);
+	child_env(env, sizeof(env) / sizeof(env[0]), o->whole_env, o->c_locale);
 	if (o->user && (ret = spawn_become(o->user, o->uid, o->gid)) < 0) {
 		dprintf(2, "cannot switch to user %s: %s\n", o->user, strerror(-ret));
 		_exit(126);
 	}
 	if (o->path)
-		execvp(o->argv[0], o->argv);
+		execvpe(o->argv[0], o->argv, env);
 	else
-		execv(o->argv[0], o->argv);
+		execve(o->argv[0], o->argv, env);
 	dprintf(2, "cannot run %s: %s\n", o->argv[0], strerror(errno));
 	_exit(127);
 }

@@ -4,8 +4,13 @@
  * gnuplot). An argv, never a shell. The child reads /dev/null, writes its
  * stdout and stderr to a file or into a pipe whose last part the parent
  * keeps, and takes no other descriptor of eicbench's with it (a lock it
- * inherited would be held for as long as it runs). At the deadline it is
- * killed (SIGKILL). Nothing here prints; errors are -errno.
+ * inherited would be held for as long as it runs). Nor does it take
+ * eicbench's environment, unless asked: only what any program needs (PATH,
+ * HOME, TMPDIR, TZ, the locale: LANG, LANGUAGE, LC_*) and gnuplot's font
+ * and library paths go with it, never a secret (PGPASSWORD, SSH_AUTH_SOCK,
+ * AWS_*) nor libpq's client variables (PGHOST, PGPORT, ...), which no
+ * server or tool run here uses. At the deadline it is killed (SIGKILL).
+ * Nothing here prints; errors are -errno.
  */
 #ifndef BENCH_CLI_SPAWN_H
 #define BENCH_CLI_SPAWN_H
@@ -29,7 +34,13 @@ struct spawn_opts {
 	bool         c_locale;  /* LC_ALL=C: output in English, to be read */
 	bool         new_pgroup; /* own process group: Ctrl-C at the terminal is
 				  * eicbench's to handle, not the child's */
+	bool         whole_env; /* the whole environment (the user's own
+				 * command: a --restart-cmd may need ssh's agent) */
 };
+
+/* Is the environment entry ENTRY ("NAME=value") one a child takes
+ * without whole_env? */
+bool spawn_env_kept(const char *entry);
 
 /*
  * Run O->argv and wait for it. Its exit status (0..255; 128 + the signal

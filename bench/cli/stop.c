@@ -1,5 +1,6 @@
 /*
- * stop: Ctrl-C and SIGTERM as a flag (see stop.h).
+ * stop: Ctrl-C, SIGTERM, a hang-up and a closed pipe as a flag (see
+ * stop.h).
  */
 #include "bench/cli/stop.h"
 
@@ -9,15 +10,27 @@ volatile sig_atomic_t cli_stopped;
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	cli_stopped = 1;
+	if (!cli_stopped)
+		cli_stopped = sig;
 }
 
 void cli_catch_stop(bool restart)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = restart ? SA_RESTART : 0 };
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction was;
+
+		/* started under nohup: a hang-up stays ignored */
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int cli_stop_status(int status)
+{
+	return cli_stopped && status == 1 ? 128 + cli_stopped : status;
 }

@@ -1,7 +1,9 @@
 /*
  * cmd: the commands of the eicbench program. Each takes the arguments after
  * its own name and returns the exit status: 0 success, 1 a run failed,
- * 2 bad usage or bad input. Only commands print and decide exit codes.
+ * 2 bad usage or bad input, 3 busy (the lock of the cluster or of the
+ * result folder held by another command); main makes a run stopped by a signal 128 +
+ * that signal (cli/stop.h). Only commands print and decide exit codes.
  * ARGV points into main's argv, so argv[-2] and argv[-1] are the program and
  * the command's name (records keep the exact command line).
  */
@@ -12,6 +14,7 @@
 
 #define EXIT_RUN_FAILED 1
 #define EXIT_BAD_INPUT  2
+#define EXIT_BUSY       3	/* the cluster or result folder held by another command */
 
 int cmd_compare(int argc, char **argv);
 int cmd_confsweep(int argc, char **argv);
@@ -51,7 +54,8 @@ void cmd_load_said(const struct dataset_info *d, bool json);
 void cmd_load_progress(void *arg, const char *step, double done, double total,
 		       const char *unit);
 
-/* Map a module's return code to an exit status (-EINVAL is bad input). */
+/* Map a module's return code to an exit status (-EINVAL is bad input,
+ * -EBUSY a lock another command holds). */
 int cmd_exit_code(int ret);
 
 /* Print "eicbench CMD: MSG" on stderr, and return cmd_exit_code(ret). */

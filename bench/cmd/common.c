@@ -13,6 +13,8 @@ int cmd_exit_code(int ret)
 {
 	if (ret == 0)
 		return 0;
+	if (ret == -EBUSY)
+		return EXIT_BUSY;
 	return ret == -EINVAL ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 }
 

@@ -237,17 +237,19 @@ static int dispatch(const char *verb, struct server *s, const struct server_opts
 		fprintf(stderr, "eicbench server %s: --checksums is chosen at init; a cluster keeps what init gave it\n", verb);
 		return EXIT_BAD_INPUT;
 	}
-	if (strcmp(verb, "init") && strcmp(verb, "status") &&
-	    (ret = lock_hold_cluster(s, err, sizeof(err))) < 0)
+	/* init too: a cluster there already (PG_VERSION) is another command's
+	 * while it holds it; a new one needs no lock until initdb made it */
+	if (strcmp(verb, "status") && (ret = lock_hold_cluster(s, err, sizeof(err))) < 0)
 		return cmd_fail("server", ret, err);
 	if (!strcmp(verb, "init")) {
 		ret = do_init(s, o, err, sizeof(err));
 		if (ret == 0)
 			ret = lock_hold_cluster(s, err, sizeof(err));	/* for what init goes on to do */
 	} else if (!strcmp(verb, "start")) {
-		ret = do_start(s, err, sizeof(err));
-		if (ret == 0 && settings_recover_running("server", s) < 0)
+		/* first: a value a killed command left may keep it from starting */
+		if (settings_recover_running("server", s) < 0)
 			return EXIT_RUN_FAILED;
+		ret = do_start(s, err, sizeof(err));
 	} else if (!strcmp(verb, "stop")) {
 		if (settings_recover_running("server", s) < 0)
 			return EXIT_RUN_FAILED;

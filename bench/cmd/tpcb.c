@@ -61,14 +61,16 @@ struct session {
 	char err[4096];
 };
 
-/* The options' server taken (bench/pg/cluster.h): resolved, held, and the
- * managed cluster started with its database made. */
+/* The options' server taken (bench/pg/cluster.h): resolved, held, a
+ * settings journal a killed command left put back, and the managed
+ * cluster started with its database made. */
 static int resolve(struct session *s)
 {
 	struct server_cfg cfg;
 	int ret = tpcb_opts_server(&s->o, &cfg, s->dsn, sizeof(s->dsn), s->err, sizeof(s->err));
 
-	return ret < 0 ? ret : cluster_take(&cfg, &s->srv, CLUSTER_DB, CMD, s->err, sizeof(s->err));
+	return ret < 0 ? ret : cluster_take(&cfg, &s->srv, CLUSTER_DB | CLUSTER_RECOVER, CMD,
+							 s->err, sizeof(s->err));
 }
 
 /* ---- init ------------------------------------------------------------------ */

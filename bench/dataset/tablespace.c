@@ -64,33 +64,59 @@ static int unreachable(const struct server *s, const char *given, int e, char *e
 	return -EINVAL;
 }
 
-/* DIR made when missing (its parent must be there) and given to the
- * server's user, once that user can reach the folder above it; then
- * reachable by it. */
-static int prepare_folder(const struct server *s, const char *given, const char *dir,
-			  char *err, size_t errlen)
+/*
+ * DIR looked at only, nothing changed: a folder or missing (its parent
+ * then a folder), not /, and the folder above it one the server's user can
+ * pass through. Every refusal comes before prepare_folder() touches it.
+ */
+static int check_folder(const struct server *s, const char *given, const char *dir,
+			char *err, size_t errlen)
 {
-	char up[PATH_MAX];
+	char up[PATH_MAX], real[PATH_MAX];
 	struct stat st;
 	int e;
 
+	if (realpath(dir, real) && !strcmp(real, "/")) {
+		snprintf(err, errlen, "--tablespace-dir '%s': the root folder; give an empty folder", given);
+		return -EINVAL;
+	}
 	snprintf(up, sizeof(up), "%s", dir);
 	if (strrchr(up, '/') && strrchr(up, '/') != up)
 		*strrchr(up, '/') = '\0';
-	if ((e = user_can(s, up, X_OK)) != 0 && e != ENOENT)
-		return unreachable(s, given, e, err, errlen);
 	if (stat(dir, &st) < 0) {
-		if (errno != ENOENT || mkdir(dir, 0700) < 0) {
+		e = errno;
+		if (e == ENOENT && stat(up, &st) == 0 && S_ISDIR(st.st_mode))
+			e = 0;	/* missing, to be made in a folder that is there */
+		else if (e == ENOENT && stat(up, &st) == 0)
+			e = ENOTDIR;
+		if (e) {
+			snprintf(err, errlen, "--tablespace-dir '%s': %s; give a folder whose parent exists",
+				 given, strerror(e));
+			return -EINVAL;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--tablespace-dir '%s': not a folder", given);
+		return -EINVAL;
+	}
+	if ((e = user_can(s, up, X_OK)) != 0)
+		return unreachable(s, given, e, err, errlen);
+	return 0;
+}
+
+/* DIR, checked by check_folder() and found empty or missing: made when
+ * missing and given to the server's user; then reachable by it. */
+static int prepare_folder(const struct server *s, const char *given, const char *dir,
+			  char *err, size_t errlen)
+{
+	struct stat st;
+	int e;
+
+	if (stat(dir, &st) < 0) {
+		if (errno != ENOENT || mkdir(dir, 0700) < 0 || stat(dir, &st) < 0) {
 			snprintf(err, errlen, "--tablespace-dir '%s': %s; give a folder whose parent exists",
 				 given, strerror(errno));
 			return -EINVAL;
 		}
-		if (stat(dir, &st) < 0)
-			return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--tablespace-dir '%s': not a folder", given);
-		return -EINVAL;
 	}
 	if (s->drop_privileges && (st.st_uid != s->uid || st.st_gid != s->gid) &&
 	    chown(dir, s->uid, s->gid) < 0) {
@@ -101,6 +127,25 @@ static int prepare_folder(const struct server *s, const char *given, const char 
 	if ((e = user_can(s, dir, R_OK | W_OK | X_OK)) != 0)
 		return unreachable(s, given, e, err, errlen);
 	return 0;
+}
+
+/* DIR with every link resolved into OUT, also when DIR itself is missing
+ * (its parent's resolved, and its name). */
+static void resolve(const char *dir, char *out, size_t len)
+{
+	char up[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(dir, '/');
+
+	if (realpath(dir, real)) {
+		snprintf(out, len, "%s", real);
+		return;
+	}
+	snprintf(out, len, "%s", dir);
+	if (!slash || slash == dir)
+		return;
+	snprintf(up, sizeof(up), "%.*s", (int)(slash - dir), dir);
+	if (realpath(up, real))
+		snprintf(out, len, "%s%s", strcmp(real, "/") ? real : "", slash);
 }
 
 /* ---- the tablespace ---- */
@@ -173,25 +218,33 @@ int tablespace_prepare(const struct server *s, PGconn *c, const char *given,
 	ret = emulate_check_reachable("--tablespace-dir", dir, err, errlen);
 	if (ret < 0)
 		return -EINVAL;
-	if (!s->external && (ret = prepare_folder(s, given, dir, err, errlen)) < 0)
+	if (!s->external && (ret = check_folder(s, given, dir, err, errlen)) < 0)
 		return ret;
-	if (realpath(dir, real))
-		snprintf(dir, sizeof(dir), "%s", real);
+	resolve(dir, real, sizeof(real));
+	snprintf(dir, sizeof(dir), "%s", real);
 	snprintf(out->location, sizeof(out->location), "%s", dir);
 	ret = tablespace_at(c, dir, out->name, sizeof(out->name), err, errlen);
-	if (ret > 0 && !s->external && entries(dir) == 0) {
+	if (ret > 0 && !s->external && entries(dir) <= 0) {
 		/* the catalog has it, the folder lost what CREATE TABLESPACE made */
-		snprintf(err, errlen, "--tablespace-dir '%s': tablespace %s is there in the catalog but its folder is empty (its files are gone, e.g. a backing folder in tmpfs emptied): drop what it held and it (DROP TABLE test; DROP TABLESPACE %s;), or give another folder",
+		snprintf(err, errlen, "--tablespace-dir '%s': tablespace %s is there in the catalog but its folder is empty or gone (its files are gone, e.g. a backing folder in tmpfs emptied): drop what it held and it (DROP TABLE test; DROP TABLESPACE %s;), or give another folder",
 			 given, out->name, out->name);
 		return -EINVAL;
 	}
-	if (ret != 0)
-		return ret < 0 ? ret : 0;
+	if (ret < 0)
+		return ret;
+	if (ret > 0) {	/* reused as it is: the server made it, nothing to give */
+		int e = s->external ? 0 : user_can(s, dir, R_OK | W_OK | X_OK);
+
+		return e ? unreachable(s, given, e, err, errlen) : 0;
+	}
 	if (!s->external && entries(dir) > 0) {
 		snprintf(err, errlen, "--tablespace-dir '%s': the folder is not empty and is no tablespace of this cluster; give an empty folder (or the one a tablespace of this cluster uses)",
 			 given);
 		return -EINVAL;
 	}
+	/* every check passed: only now is the folder made or given away */
+	if (!s->external && (ret = prepare_folder(s, given, dir, err, errlen)) < 0)
+		return ret;
 	name_for(dir, out->name, sizeof(out->name));
 	for (int i = 2; name_taken(c, out->name) && i < 100; i++) {
 		char base[48];

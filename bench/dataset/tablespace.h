@@ -1,8 +1,10 @@
 /*
  * tablespace: the data set on any folder. A folder given for the data set
- * (load --tablespace-dir) is made when missing, given to the server's
- * user, checked to be reachable by that user, and made a tablespace (or
- * the one already there reused), named eicbench_ and the folder's name.
+ * (load --tablespace-dir) is checked first, nothing changed (a folder, or
+ * missing in one that is there; not /; empty unless a tablespace of this
+ * cluster is there; reachable by the server's user), and only then made
+ * when missing, given to the server's user, and made a tablespace (or the
+ * one already there reused), named eicbench_ and the folder's name.
  * Where a data set lives is read from the catalog (tablespace.sql files):
  * its tablespace's name and folder (the data directory's for pg_default),
  * and that folder checked to be there (a FUSE mount whose emulator was

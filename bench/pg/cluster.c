@@ -19,13 +19,15 @@ int cluster_take(const struct server_cfg *cfg, struct server *s, unsigned need,
 	 * files: not while another command works on the cluster */
 	if (ret == 0)
 		ret = lock_hold_cluster(s, err, errlen);
-	if (ret == 0 && (need & CLUSTER_DB))
-		ret = server_ready_db(s, err, errlen);
-	else if (ret == 0 && (need & CLUSTER_START) && !s->external)
-		ret = server_start(s, err, errlen);
+	/* the journal before the start: a value it keeps from a killed
+	 * command may be what stops the server from starting */
 	if (ret == 0 && (need & CLUSTER_RECOVER) && settings_recover_running(who, s) < 0) {
 		snprintf(err, errlen, "a settings journal could not be restored (said above)");
 		ret = -EIO;
 	}
+	if (ret == 0 && (need & CLUSTER_DB))
+		ret = server_ready_db(s, err, errlen);
+	else if (ret == 0 && (need & CLUSTER_START) && !s->external)
+		ret = server_start(s, err, errlen);
 	return ret;
 }

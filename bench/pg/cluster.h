@@ -1,9 +1,9 @@
 /*
  * cluster: what a command does with its server before it works on it, in
  * one place: the options resolved (server_resolve), the cluster's lock held
- * until the command ends (bench/pg/lock.h), the managed server started or
- * its database made, and a settings journal an interrupted command left
- * put back. Returns 0 or -errno with a message in the caller's buffer
+ * until the command ends (bench/pg/lock.h), a settings journal a killed
+ * command left put back (first: a value it left may keep the server from
+ * starting), and the managed server started or its database made. Returns 0 or -errno with a message in the caller's buffer
  * (-EINVAL: bad input, nothing was changed).
  */
 #ifndef BENCH_PG_CLUSTER_H

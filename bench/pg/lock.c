@@ -18,6 +18,7 @@
 #include <libpq-fe.h>
 
 #include "bench/cli/redact.h"
+#include "bench/pg/identity.h"
 #include "bench/pg/statedir.h"
 #include "bench/record/record.h"
 
@@ -195,13 +196,22 @@ static void server_key(const char *dsn, char *out, size_t len)
 static int lock_dsn(const struct server *s, const char *who, struct lock *l,
 		    char *err, size_t errlen)
 {
-	char key[2048], path[PATH_MAX], dsn[1024], what[1200];
+	char key[PATH_MAX + 32], path[PATH_MAX], dsn[1024], what[PATH_MAX + 1200], e[256];
+	struct server_identity id;
 	char *slash;
 	int ret;
 
 	redact_dsn(s->dsn, dsn, sizeof(dsn));
+	if (server_identify(s, &id, e, sizeof(e)) == 0 && id.local) {
+		/* a cluster on this machine: the lock --datadir takes */
+		snprintf(what, sizeof(what), "the cluster in %s (the server of --dsn '%s')", id.datadir, dsn);
+		return lock_at(id.datadir, LOCK_CLUSTER_FILE, what, who, l, err, errlen);
+	}
 	snprintf(what, sizeof(what), "the server of --dsn '%s'", dsn);
-	server_key(s->dsn, key, sizeof(key));
+	if (id.system_identifier)
+		server_identity_key(&id, key, sizeof(key));
+	else	/* not reached: by where the string points */
+		server_key(s->dsn, key, sizeof(key));
 	ret = statedir_file("server", key, ".lock", path, sizeof(path));
 	if (ret < 0) {
 		l->fd = -1;
@@ -264,9 +274,11 @@ void lock_set_holder(int argc, char *const argv[])
 		snprintf(who, sizeof(who), "eicbench");
 }
 
+/* A lock held by another command stays -EBUSY (exit 3, busy); an unsafe
+ * lock file is bad input (-EINVAL, exit 2). */
 static int taken(int ret)
 {
-	if (ret == -EBUSY || ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
+	if (ret == -ELOOP || ret == -EMLINK || ret == -EINVAL)
 		return -EINVAL;
 	return ret;
 }
@@ -286,10 +298,59 @@ static bool holding(const char *path)
 	return false;
 }
 
-/* L just taken (RET), or refused because this process holds it already. */
+/* The pid the lock file at PATH names as its holder, or 0. */
+static pid_t holder_of(const char *path)
+{
+	char buf[HOLDER_MAX];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	json_t *o;
+	pid_t pid = 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	o = json_loads(buf, 0, NULL);
+	if (json_is_integer(json_object_get(o, "pid")))
+		pid = (pid_t)json_integer_value(json_object_get(o, "pid"));
+	json_decref(o);
+	return pid;
+}
+
+/* Is PID this process's parent, or its parent's, and so on? */
+static bool ancestor(pid_t pid)
+{
+	pid_t p = getppid();
+
+	for (int depth = 0; p > 1 && depth < 64; depth++) {
+		char path[64], buf[512], *close_paren;
+		FILE *f;
+
+		if (p == pid)
+			return true;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)p);
+		if (!(f = fopen(path, "re")))
+			return false;
+		buf[0] = '\0';
+		(void)!fgets(buf, sizeof(buf), f);
+		fclose(f);
+		close_paren = strrchr(buf, ')');	/* the name may hold spaces */
+		if (!close_paren || sscanf(close_paren + 1, " %*c %d", &p) != 1)
+			return false;
+	}
+	return false;
+}
+
+/* L just taken (RET), or refused because this process holds it already,
+ * or because a command that ran this one holds it (its --restart-cmd
+ * running eicbench server restart on the cluster it holds). */
 static int hold(struct lock *l, int ret, char *err, size_t errlen)
 {
-	if (ret == -EBUSY && holding(l->path)) {
+	pid_t by;
+
+	if (ret == -EBUSY && (holding(l->path) || ((by = holder_of(l->path)) > 0 && ancestor(by)))) {
 		if (errlen)
 			err[0] = '\0';
 		return 0;

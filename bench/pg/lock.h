@@ -38,13 +38,15 @@ struct lock {
  * Take the lock of S's cluster for WHO (the holder's command line, e.g.
  * from redact_cmdline()). The managed cluster's data directory must
  * exist (take it after `server init` made it: initdb wants an empty
- * directory). A --dsn server is known by host, hostaddr, port and service
- * as libpq resolves them (the environment included), so strings that
- * differ in database, user or password share its lock; another name for
- * the same host (localhost vs 127.0.0.1) is another lock.
+ * directory). A --dsn server is known by its identity (bench/pg/identity.h:
+ * system identifier and data directory, asked of the server), so every
+ * spelling of its string shares its lock; a cluster on this machine takes
+ * DATADIR/eicbench.lock, the lock --datadir takes. A server that cannot be
+ * reached is known by host, hostaddr, port and service as libpq resolves
+ * them (the environment included).
  * 0; -EBUSY when another process holds it, ERR then naming the holder:
  * "the cluster in /data/pg is in use: held by pid 1234, eicbench sweep
- * --datadir /data/pg, since 2026-12-01T11:00:00Z" (the caller exits 2);
+ * --datadir /data/pg, since 2026-12-01T11:00:00Z" (the caller exits 3);
  * -ELOOP for a symbolic link at the lock's name, -EMLINK for a file with
  * other hard links, -ENOENT for a missing directory, another -errno; ERR
  * filled in every case. L is not held after a failure.
@@ -65,10 +67,15 @@ void lock_release(struct lock *l);
  * holder's line is set once (lock_set_holder, from the command line,
  * redacted), then lock_hold_cluster and lock_hold_folder take S's cluster
  * or DIR for good. Holding a thing this process holds already is granted
- * (the same lock: a command's steps may each ask for what they work on). A
+ * (the same lock: a command's steps may each ask for what they work on),
+ * and so is one a command that ran this one holds (the pid its lock file
+ * names is this process's parent, or an ancestor further up: a
+ * --restart-cmd that runs eicbench server restart on the cluster a sweep
+ * of the --dsn server holds). A
  * managed cluster not made yet (no PG_VERSION) needs no lock: 0. 0;
- * -EINVAL when another command holds it or the lock file is unsafe (the
- * command exits 2), another -errno; ERR says which.
+ * -EBUSY when another command holds it (the command exits 3, busy),
+ * -EINVAL when the lock file is unsafe (exit 2), another -errno; ERR says
+ * which.
  */
 void lock_set_holder(int argc, char *const argv[]);
 int lock_hold_cluster(const struct server *s, char *err, size_t errlen);
@@ -76,7 +83,8 @@ int lock_hold_folder(const char *dir, char *err, size_t errlen);
 
 /* A new result folder (record_dir_create(): OUT, else
  * results/<UTC>-COMMAND) into DIR, held as above: every command that makes
- * one makes it here. 0; -EINVAL when OUT is taken or in use; -errno. */
+ * one makes it here. 0; -EINVAL when OUT is there already, -EBUSY when
+ * another command holds it; -errno. */
 int lock_hold_new_folder(const char *command, const char *out, char *dir, size_t len,
 			 char *err, size_t errlen);
 

@@ -43,7 +43,7 @@ int server_run(const struct server *s, int flags, char *const argv[],
 	struct spawn_opts o = {
 		.argv = argv, .out = out, .outlen = outlen, .out_fd = -1,
 		.timeout_s = timeout_s, .c_locale = flags & SERVER_RUN_C_LOCALE,
-		.new_pgroup = true,
+		.new_pgroup = true, .whole_env = flags & SERVER_RUN_WHOLE_ENV,
 	};
 
 	if ((flags & SERVER_RUN_AS_USER) && s->drop_privileges) {

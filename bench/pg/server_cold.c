@@ -151,7 +151,7 @@ static int restart_external(struct server *s, char *err, size_t errlen)
 	server_split_argv(cmd, argv, 64);
 	if (server_find_program(argv[0], prog, sizeof(prog)) == 0)
 		argv[0] = prog;
-	ret = server_run(s, 0, argv, out, sizeof(out), s->timeout_s);
+	ret = server_run(s, SERVER_RUN_WHOLE_ENV, argv, out, sizeof(out), s->timeout_s);
 	if (ret != 0) {
 		char said[sizeof(out)];
 

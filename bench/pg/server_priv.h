@@ -22,6 +22,7 @@
 
 #define SERVER_RUN_AS_USER  1	/* as the server's user (when invoked as root) */
 #define SERVER_RUN_C_LOCALE 2	/* LC_ALL=C: output in English, to be read */
+#define SERVER_RUN_WHOLE_ENV 4	/* eicbench's whole environment (the user's --restart-cmd) */
 
 /* Take on the server's user when invoked as root (else nothing). 0 or -errno. */
 int server_become_user(const struct server *s);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "bench/cli/redact.h"
+#include "bench/pg/identity.h"
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/pg/statedir.h"
@@ -55,7 +56,8 @@ int settings_context_of(PGconn *c, const char *name, enum settings_context *out,
 int settings_journal_init(struct settings_journal *j, const struct server *s,
 			  const char *owner, char *err, size_t errlen)
 {
-	char dsn[1024];
+	struct server_identity id;
+	char key[PATH_MAX + 32], e[256];
 	int ret;
 
 	memset(j, 0, sizeof(*j));
@@ -64,8 +66,13 @@ int settings_journal_init(struct settings_journal *j, const struct server *s,
 		snprintf(j->path, sizeof(j->path), "%s/%s", s->datadir, SETTINGS_JOURNAL);
 		return 0;
 	}
-	redact_dsn(s->dsn, dsn, sizeof(dsn));
-	ret = statedir_file("settings", dsn, ".journal", j->path, sizeof(j->path));
+	/* the server's own identity: another spelling of the string finds it;
+	 * a server that cannot be reached has nothing to put back or change */
+	if (server_identify(s, &id, e, sizeof(e)) == 0)
+		server_identity_key(&id, key, sizeof(key));
+	else
+		redact_dsn(s->dsn, key, sizeof(key));
+	ret = statedir_file("settings", key, ".journal", j->path, sizeof(j->path));
 	if (ret < 0) {
 		snprintf(err, errlen, "no folder to keep the settings journal of the --dsn server in (%s); set EICBENCH_STATE, XDG_STATE_HOME or HOME",
 			 strerror(-ret));
@@ -307,8 +314,10 @@ int settings_pending_restart(PGconn *c, char *err, size_t errlen)
 /* ---- putting back ---- */
 
 /* Connect; a managed server that will not start gets the originals of the
- * restart settings as -c options (they override postgresql.auto.conf). */
-static PGconn *reach(const struct settings_journal *j, struct server *s, char *err, size_t errlen)
+ * restart settings as -c options (they override postgresql.auto.conf;
+ * *WITH_OPTIONS set: it must be restarted without them). */
+static PGconn *reach(const struct settings_journal *j, struct server *s, bool *with_options,
+		     char *err, size_t errlen)
 {
 	const char *list[SETTINGS_MAX + 1];
 	char pairs[SETTINGS_MAX][SETTINGS_NAME_MAX + SETTINGS_VALUE_MAX + 2];
@@ -324,6 +333,7 @@ static PGconn *reach(const struct settings_journal *j, struct server *s, char *e
 			n++;
 		}
 	list[n] = NULL;
+	*with_options = true;
 	server_stop(s, err, errlen);
 	if (server_start_with(s, list, err, errlen) < 0)
 		return NULL;
@@ -358,13 +368,13 @@ static int verify(const struct settings_journal *j, struct server *s, char *bad,
 int settings_restore(struct settings_journal *j, struct server *s, char *err, size_t errlen)
 {
 	char e[512], bad[2048];
-	bool restart = false;
+	bool restart = false, with_options = false;
 	int failed = 0;
 	PGconn *c;
 
 	if (j->n == 0)
 		return unlink(j->path) < 0 && errno != ENOENT ? -errno : 0;
-	c = reach(j, s, e, sizeof(e));
+	c = reach(j, s, &with_options, e, sizeof(e));
 	for (int i = 0; c && i < j->n; i++) {
 		failed += settings_alter(c, j->ch[i].name, j->ch[i].had_auto ? j->ch[i].auto_value : NULL,
 					 e, sizeof(e)) < 0;
@@ -372,6 +382,13 @@ int settings_restore(struct settings_journal *j, struct server *s, char *err, si
 	}
 	if (c && settings_reload(c, e, sizeof(e)) < 0)
 		failed++;
+	/* A restart only when one is due: a restart setting whose change was
+	 * refused (a value the server rejects), or written but never taken
+	 * (killed before the restart), leaves the originals in force and
+	 * nothing pending, and the server keeps running. */
+	if (c && restart && !failed && !with_options && settings_pending_restart(c, e, sizeof(e)) == 0 &&
+	    verify(j, s, bad, sizeof(bad)) == 0)
+		restart = false;
 	PQfinish(c);
 	if (c && restart && server_restart(s, e, sizeof(e)) < 0)
 		failed++;
@@ -419,13 +436,26 @@ int settings_recover(struct server *s, int *said, char *err, size_t errlen)
 	return ret;
 }
 
+/* Is a journal there for S? */
+static bool journal_left(const struct server *s)
+{
+	struct settings_journal j;
+	char err[256];
+
+	return settings_journal_init(&j, s, "recovery", err, sizeof(err)) == 0 &&
+	       access(j.path, F_OK) == 0;
+}
+
 int settings_recover_running(const char *cmd, struct server *s)
 {
 	char err[2048];
 	int said = 0;
 
-	if (!s->external && server_running_pid(s) <= 0)
-		return 0;	/* a journal is restored when the server is next started */
+	/* A managed server that is down is started only when a journal is
+	 * there, with the originals of its restart settings (reach()): a left
+	 * value may be what keeps it from starting at all. */
+	if (!s->external && server_running_pid(s) <= 0 && !journal_left(s))
+		return 0;
 	if (settings_recover(s, &said, err, sizeof(err)) < 0) {
 		fprintf(stderr, "eicbench %s: %s\n", cmd, err);
 		return -EIO;

@@ -5,7 +5,9 @@
  * restart), values are tried before anything runs, and before any change
  * to the server's configuration the original (what postgresql.auto.conf
  * held, and the value in force) is written to a journal next to the
- * cluster (fsync'd; for a --dsn server in eicbench's state folder). The
+ * cluster (fsync'd; for a --dsn server in eicbench's state folder, named
+ * after the server's identity, bench/pg/identity.h, so every spelling of
+ * its connection string finds it). The
  * journal is removed only once everything is put back and verified against
  * current_setting(). Every command that touches a server first restores a
  * journal left by a killed command. Nothing here prints.
@@ -92,10 +94,12 @@ int settings_pending_restart(PGconn *c, char *err, size_t errlen);
 /*
  * Put back every change of J on S: ALTER SYSTEM to what auto.conf held (all
  * of them, past any that fails), reload, restart when a restart setting was
- * changed (a managed server that will not start is started with the
- * originals as -c options first), then check each against current_setting().
- * All back: the journal file is removed and J emptied, 0. Otherwise -EIO, ERR listing the
- * settings still changed and naming the journal that is kept.
+ * changed and its original is not in force or a setting waits for a
+ * restart (a value the server refused restarts nothing; a managed server
+ * that will not start is started with the originals as -c options first),
+ * then check each against current_setting(). All back: the journal file
+ * is removed and J emptied, 0. Otherwise -EIO, ERR listing the settings
+ * still changed and naming the journal that is kept.
  */
 int settings_restore(struct settings_journal *j, struct server *s, char *err, size_t errlen);
 
@@ -111,9 +115,12 @@ int settings_recover(struct server *s, int *said, char *err, size_t errlen);
 char *settings_journal_dump(const struct settings_journal *j);
 int settings_journal_parse(struct settings_journal *j, const char *text, char *err, size_t errlen);
 
-/* Restore a settings journal a killed command left for S (when it runs),
- * saying so on stderr as "eicbench CMD: ...". 0, or -EIO when it could not
- * be (said, with what is left). */
+/* Restore a settings journal a killed command left for S, saying so on
+ * stderr as "eicbench CMD: ...". A managed server that is down is left so
+ * when there is no journal; with one it is started with the originals of
+ * the journal's restart settings (a left value may keep it from starting
+ * at all), put back, and restarted as configured. 0, or -EIO when it could
+ * not be (said, with what is left). */
 int settings_recover_running(const char *cmd, struct server *s);
 
 #endif

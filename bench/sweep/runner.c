@@ -565,7 +565,8 @@ static int prepare_server(struct runner *r, char *err, size_t errlen)
 		snprintf(err, errlen, "the server given with --dsn cannot be made cold without --restart-cmd; give one, or --warm to measure warm (every record says so)");
 		return -EINVAL;
 	}
-	ret = cluster_take(&r->cfg.srv, &r->srv, r->cfg.workload->makes_tables ? CLUSTER_DB : CLUSTER_START,
+	ret = cluster_take(&r->cfg.srv, &r->srv,
+			   (r->cfg.workload->makes_tables ? CLUSTER_DB : CLUSTER_START) | CLUSTER_RECOVER,
 			   r->cfg.command, err, errlen);
 	if (ret == 0 && !r->srv.external) {
 		PGconn *c = server_connect(&r->srv, NULL, err, errlen);
@@ -576,10 +577,6 @@ static int prepare_server(struct runner *r, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		PQfinish(c);
-	}
-	if (ret == 0 && settings_recover_running(r->cfg.command, &r->srv) < 0) {
-		snprintf(err, errlen, "a settings journal could not be restored (said above)");
-		ret = -EIO;
 	}
 	if (ret == 0)
 		ret = settings_journal_init(&r->journal, &r->srv, r->cfg.command, err, errlen);

@@ -129,7 +129,7 @@ else
 fi
 head=$(md5sum <"$T/c2/trials.jsonl")
 interrupt $cp
-same "an interrupted sweep exits 1" "$?" 1
+same "an interrupted sweep exits 130 (128 + SIGINT)" "$?" 130
 ok "it says how to resume" grep -q "eicbench confsweep --resume $T/c2" "$T/c2.err"
 same "settings back after Ctrl-C" "$(show)" "$before_show"
 same "postgresql.auto.conf as it was after Ctrl-C" "$(auto)" "$before_auto"

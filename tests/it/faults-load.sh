@@ -82,7 +82,7 @@ for phase in ${PHASES:-copy index vacuum swap}; do
 		if [ $sig = INT ]; then
 			cancelled=$(cancels)
 			interrupt $lp
-			same "the interrupted load exits 1" "$?" 1
+			same "the interrupted load exits 130 (128 + SIGINT)" "$?" 130
 			[ -n "$blocker" ] && same "it cancelled the waiting statement (the server log says so)" \
 				"$(cancels)" $((cancelled + 1))
 			ok "it says the data set in use and the settings are as they were" \

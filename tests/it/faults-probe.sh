@@ -33,7 +33,7 @@ for form in file relation; do
 		head=$(md5sum <"$S/points.jsonl")
 		if [ $sig = INT ]; then
 			interrupt $pp
-			same "the interrupted probe exits 1" "$?" 1
+			same "the interrupted probe exits 130 (128 + SIGINT)" "$?" 130
 			ok "it says where the points are" grep "interrupted; the points so far are in $S" "$S.err"
 		else
 			slay $pp

@@ -87,13 +87,13 @@ else
 	same "the sweep got to its first record" "stopped" "(stopped there)"
 fi
 head=$(md5sum <"$T/s4/trials.jsonl")
-fails 2 "the cluster in $D is in use: held by pid $sp, .*eicbench sweep --datadir" "a load meanwhile is refused, naming the sweep" \
+fails 3 "the cluster in $D is in use: held by pid $sp, .*eicbench sweep --datadir" "a load meanwhile is refused (exit 3, busy), naming the sweep" \
 	"$EB" load --datadir "$D" --rows 300000 --force
-fails 2 "is in use: held by pid $sp" "so is a server stop" "$EB" server stop --datadir "$D"
-fails 2 "is in use: held by pid $sp" "and a probe of the data set's files (it would start the server and evict them)" \
+fails 3 "is in use: held by pid $sp" "so is a server stop" "$EB" server stop --datadir "$D"
+fails 3 "is in use: held by pid $sp" "and a probe of the data set's files (it would start the server and evict them)" \
 	"$EB" probe --datadir "$D" --relation test --engine psync --depth 1 --count 100 --out "$T/p4"
 absent "the refused probe made no folder" "$T/p4"
-fails 2 "the result folder $T/s4 is in use: held by pid $sp" "a resume of the same folder is refused" \
+fails 3 "the result folder $T/s4 is in use: held by pid $sp" "a resume of the same folder is refused" \
 	"$EB" sweep --resume "$T/s4"
 kill -CONT $sp
 wait $sp

@@ -326,12 +326,12 @@ records_kept() {
 # hit SIG PID COMMAND DIR: SIGINT or SIGKILL where the sweep or confsweep
 # (COMMAND) PID, writing into DIR (its stderr in DIR.err), stopped itself, on
 # the cluster $D, port $P, whose settings were $settings. Interrupted, it
-# must exit 1, say how to finish and have put the settings back itself;
+# must exit 130 (128 + SIGINT), say how to finish and have put the settings back itself;
 # killed, it leaves its settings journal for the next command.
 hit() {
 	if [ "$1" = INT ]; then
 		interrupt "$2"
-		same "the interrupted $3 exits 1" "$?" 1
+		same "the interrupted $3 exits 130 (128 + SIGINT)" "$?" 130
 		ok "it says how to finish" grep "interrupted; finished trials are in $4; finish with: eicbench $3 --resume $4" "$4.err"
 		same "it put the settings back itself" "$(settings_of "$D" $P)" "$settings"
 	else

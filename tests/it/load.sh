@@ -68,7 +68,7 @@ kill -INT $lp
 t0=$(date +%s)
 wait $lp
 rc=$?
-same "an interrupted load exits 1" "$rc" 1
+same "an interrupted load exits 130 (128 + SIGINT)" "$rc" 130
 same "and stops within seconds" "$( [ $(( $(date +%s) - t0 )) -le 5 ] && echo yes)" yes
 ok "it says the data set in use is as it was" grep -q "the data set in use is as it was" "$T/int.err"
 same "the data set in use is the one before (rows, record, files)" "$(dataset_of "$D" $P)" "$data"

@@ -318,7 +318,7 @@ EICBENCH_FAULT=sweep:query@2 "$EB" run --quick --rows 300000 --datadir "$D" --ei
 rp=$!
 if stopped_at $rp; then
 	interrupt $rp
-	same "the interrupted run exits 1" "$?" 1
+	same "the interrupted run exits 130 (128 + SIGINT)" "$?" 130
 	ok "it says how to go on" grep -q "go on with: eicbench run --resume $R3" "$R3.err"
 	same "the sweeps' step is marked failed" "$(jq -r '.steps[] | select(.name == "sweeps blog, sparse, round by round") | .state' "$R3/meta.json")" failed
 	ok "--resume finishes the run" "$EB" run --resume "$R3"

@@ -123,7 +123,7 @@ else
 fi
 head=$(md5sum <"$T/s3/trials.jsonl")
 interrupt $sp
-same "an interrupted sweep exits 1" "$?" 1
+same "an interrupted sweep exits 130 (128 + SIGINT)" "$?" 130
 ok "it says how to resume" grep -q "eicbench sweep --resume $T/s3" "$T/s3.err"
 says "resume finishes the plan" "^Written to $T/s3: summary.csv" "$EB" sweep --resume "$T/s3"
 records_kept "$T/s3/trials.jsonl" 3 "$head" 12

@@ -268,7 +268,7 @@ rp=$!
 sleep 1.5
 kill -INT $rp
 wait $rp
-same "Ctrl-C ends the run with status 1" "$?" 1
+same "Ctrl-C ends the run with status 130 (128 + SIGINT)" "$?" 130
 same "Ctrl-C prints the figures so far" "$(grep -c 'interrupted; the figures above cover the run so far' "$T/int.out")" 1
 same "Ctrl-C keeps the record" "$(jq -r '.interrupted and .transactions > 0' "$T/int/trials.jsonl")" true
 
