@@ -5,7 +5,7 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 117
+plan 121
 cd "$T" || exit 1
 F=$T/file
 head -c 1048576 /dev/zero >"$F"
@@ -140,6 +140,20 @@ refused "--dsn: 'host=x\\\\n' holds a control character" "export --dsn with a ne
 refused "result folder: 'a\\\\nb' holds a control character" "report DIR with a newline" \
 	"$EB" report "a${NL}b"
 refused "unknown command 'x\\\\ty'" "an unknown command is shown escaped" "$EB" "x${TAB}y"
+
+# Sweep files read whole: a comment longer than libinih's line (198 bytes
+# a piece) is one comment, its tail never a setting (the old reader took
+# the last piece, 'shared_buffers = 1GB', as one, then the next line as the
+# same setting twice); a NUL byte is refused by its line, not taken as the
+# end of the file.
+awk 'BEGIN { printf "[a]\n; "; for (i = 0; i < 198 * 25 - 2; i++) printf "x";
+	print "shared_buffers = 1GB"; print "shared_buffers = 2GB" }' >"$T/long.ini"
+fails 2 "--datadir '$T/pg' is not a PostgreSQL cluster" "confsweep: a 4970-byte comment is one comment (the file read whole, then the missing cluster named)" \
+	"$EB" confsweep "$T/long.ini" --datadir "$T/pg" --out "$T/out"
+nothing "confsweep with a long comment"
+printf '[a]\nfsync = off\n\000shared_buffers = 1GB\n' >"$T/nul.ini"
+refused "$T/nul.ini line 3: a NUL byte" "confsweep: a NUL byte in the sweep file" \
+	"$EB" confsweep "$T/nul.ini" --datadir "$T/pg" --out "$T/out"
 
 # Positional folders: each once.
 refused "result folder: '$T/a' is given twice; give each once" "compare A A" \
