@@ -116,6 +116,8 @@ static const struct { const char *text, *words; } bad[] = {
 	{ "[a]\nFsync = off\n", "line 1: step 'a': Fsync = off: not a setting name" },
 	{ "[a]\nfsync =\n", "line 2: a setting without a value" },
 	{ "[a/b]\n", "line 1: step 'a/b'" },
+	{ "[a]\neffective_io_concurrency = 010\n", "line 2: effective_io_concurrency: '010' is not written plainly; the server reads it as 8 (a leading 0 is octal): give 8" },
+	{ "[a]\neffective_io_concurrency = 16\n[b]\neffective_io_concurrency = 2000\n", "line 4: effective_io_concurrency: '2000' is not allowed; give a whole number from 0 to 1000" },
 	{ "[a]\nwork_mem = 4\tMB\n", "line 2: a control character (a tab or other) in '4\\tMB'" },
 	{ "[sweep]\nquery = q\x01.sql\n[a]\n", "line 2: a control character (a tab or other) in 'q\\x01.sql'" },
 };

@@ -188,6 +188,12 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return fail(p, p->line, "too many settings in one step, or too long:", key);
 	if (!*value)
 		return fail(p, p->line, "a setting without a value:", key);
+	if (!strcmp(key, SWEEP_EIC)) {
+		char why[400];
+
+		if (sweep_check_eic(SWEEP_EIC, value, why, sizeof(why)) < 0)
+			return fail(p, p->line, why, NULL);
+	}
 	snprintf(o->name[o->n], SWEEP_NAME_MAX, "%s", key);
 	snprintf(o->value[o->n], SWEEP_VALUE_MAX, "%s", value);
 	o->line[o->n++] = p->line;

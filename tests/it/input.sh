@@ -5,7 +5,7 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 121
+plan 127
 cd "$T" || exit 1
 F=$T/file
 head -c 1048576 /dev/zero >"$F"
@@ -73,6 +73,17 @@ refused "--scale: '0010' is not written plainly; give 10" "tpcb init -s 0010" \
 refused "--port: '054450' is not written plainly; give 54450" "server init --port 054450" \
 	"$EB" server init --datadir "$T/pg" --port 054450
 absent "server init made no data directory" "$T/pg"
+
+# Values read as the server reads them: a leading 0 is octal to an integer
+# setting (010MB is 8MB), and every effective_io_concurrency value, from
+# --eic, --set or a sweep file, is checked alike.
+refused "--set work_mem=8MB,010MB: '8MB' and '010MB' are the same value" "sweep --set with 8MB and 010MB" \
+	"$EB" sweep --datadir "$T/pg" --set work_mem=8MB,010MB --out "$T/out"
+refused "--eic 4,010: '010' is not written plainly; the server reads it as 8 (a leading 0 is octal): give 8" "sweep --eic 4,010" \
+	"$EB" sweep --datadir "$T/pg" --eic 4,010 --out "$T/out"
+printf '[a]\neffective_io_concurrency = 16\n[b]\neffective_io_concurrency = 010\n' >"$T/eic.ini"
+refused "$T/eic.ini line 4: effective_io_concurrency: '010' is not written plainly; the server reads it as 8" "confsweep: a sweep file's effective_io_concurrency checked as --eic's" \
+	"$EB" confsweep "$T/eic.ini" --datadir "$T/pg" --out "$T/out"
 
 # Durations bounded, the bound named; no NaN, infinity or exponent.
 refused "--duration: '1e306h' is not allowed; give a duration from 1ms to 24h" "probe --duration 1e306h" \
