@@ -14,9 +14,15 @@
  * Read PATH whole into a new buffer *TEXT (free it), NUL-terminated; its
  * length without the NUL in *LEN when LEN is given. MAX_BYTES bounds the
  * size (0: no bound). 0, -EFBIG past the bound, -EISDIR for a directory,
- * -ENOMEM or the -errno of open/read.
+ * -EINVAL for anything else but a regular file (a FIFO, a device, a
+ * socket: opened without blocking and never read, so that input named by
+ * the user cannot hold a command up), -ENOMEM or the -errno of open/read.
  */
 int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len);
+
+/* What file_read_all()'s RC means, for a message: "not a regular file
+ * ..." for -EINVAL, else strerror's words. */
+const char *file_strerror(int rc);
 
 /* The number a small file (a sysfs or procfs value) starts with, or -1
  * when it cannot be read, does not start with a number or holds a

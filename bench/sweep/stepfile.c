@@ -351,7 +351,7 @@ int stepfile_load(const char *path, struct stepfile *sf, char *err, size_t errle
 	ret = file_read_all(path, MAX_BYTES, &text, &len);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: cannot read it (%s); give a sweep file (INI)", path,
-			 ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
+			 ret == -EFBIG ? "larger than 1 MiB" : file_strerror(ret));
 		return -EINVAL;
 	}
 	nul = memchr(text, '\0', len);

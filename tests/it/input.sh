@@ -5,7 +5,8 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 127
+plan 137
+SRC=$(pwd)     # the checkout: its test fixtures
 cd "$T" || exit 1
 F=$T/file
 head -c 1048576 /dev/zero >"$F"
@@ -165,6 +166,26 @@ nothing "confsweep with a long comment"
 printf '[a]\nfsync = off\n\000shared_buffers = 1GB\n' >"$T/nul.ini"
 refused "$T/nul.ini line 3: a NUL byte" "confsweep: a NUL byte in the sweep file" \
 	"$EB" confsweep "$T/nul.ini" --datadir "$T/pg" --out "$T/out"
+
+# Files given as input that are no regular file (a FIFO here) are refused
+# at once, named, never waited on (each used to wait for a writer for ever;
+# timeout ends it). A record that cannot be read is bad input too (report
+# exited 1, or waited).
+mkfifo "$T/fifo"
+refused "$T/fifo: cannot read it (not a regular file" "confsweep: a FIFO as the sweep file" \
+	timeout 30 "$EB" confsweep "$T/fifo" --datadir "$T/pg" --out "$T/out"
+refused "could not open file \"$T/fifo\": not a regular file" "tpcb run -f of a FIFO" \
+	timeout 30 "$EB" tpcb run --datadir "$T/pg" -f "$T/fifo" -t 1 --out "$T/out"
+refused "--query '$T/fifo': not a preset (blog, sparse) and not a readable file of at most 1 MiB (not a regular file" "sweep --query of a FIFO" \
+	timeout 30 "$EB" sweep --datadir "$T/pg" --query "$T/fifo" --out "$T/out"
+refused "$T/fifo is not a regular file or block device" "probe --file of a FIFO" \
+	timeout 30 "$EB" probe --file "$T/fifo" --count 8 --out "$T/out"
+cp -r "$SRC/tests/fixtures/sweep/clear" "$T/rf" && rm "$T/rf/trials.jsonl" && mkfifo "$T/rf/trials.jsonl"
+fails 2 "cannot read $T/rf/trials.jsonl: not a regular file" "report: records that are a FIFO, exit 2 at once" \
+	timeout 30 "$EB" report "$T/rf" --no-plot
+rm "$T/rf/trials.jsonl" && mkdir "$T/rf/trials.jsonl"
+fails 2 "cannot read $T/rf/trials.jsonl: not a regular file" "report: records that cannot be read (a folder in their place), exit 2 as its man page says" \
+	"$EB" report "$T/rf" --no-plot
 
 # Positional folders: each once.
 refused "result folder: '$T/a' is given twice; give each once" "compare A A" \
