@@ -21,7 +21,7 @@ struct manual_opts {
 };
 
 static const struct opt_desc manual_table[] = {
-	{ "out", OPT_STR, offsetof(struct manual_opts, out), 0, 0, "DIR", NULL,
+	{ "out", OPT_OUT, offsetof(struct manual_opts, out), 0, 0, "DIR", NULL,
 	  "the folder to write the pages into (made when missing)" },
 	{ "date", OPT_STR, offsetof(struct manual_opts, date), 0, 0, "YYYY-MM-DD", "none",
 	  "the date the pages carry (make gives the last commit's)" },

@@ -5,7 +5,7 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 137
+plan 147
 SRC=$(pwd)     # the checkout: its test fixtures
 cd "$T" || exit 1
 F=$T/file
@@ -186,6 +186,25 @@ fails 2 "cannot read $T/rf/trials.jsonl: not a regular file" "report: records th
 rm "$T/rf/trials.jsonl" && mkdir "$T/rf/trials.jsonl"
 fails 2 "cannot read $T/rf/trials.jsonl: not a regular file" "report: records that cannot be read (a folder in their place), exit 2 as its man page says" \
 	"$EB" report "$T/rf" --no-plot
+
+# --out checked before anything else (it was checked only after the server
+# work, and '' meant the default folder): not empty, not a file, not too
+# long; under sudo, only where the user who ran sudo could write.
+refused "--out: '' is no folder; give a new or empty folder" "probe --out ''" \
+	"$EB" probe --file "$F" --count 8 --no-cold --out ''
+refused "--out: '$F' is a file, not a folder" "sweep --out of a file, before the cluster is looked for" \
+	"$EB" sweep --datadir "$T/pg" --out "$F"
+long=$T/$(printf 'x%.0s' $(seq 1 250))/$(printf 'y%.0s' $(seq 1 250))
+while [ ${#long} -lt 4000 ]; do long=$long/$(printf 'z%.0s' $(seq 1 250)); done
+refused "--out: a path of ${#long} bytes is too long; give one of at most 3840 bytes" "run --out too long" \
+	"$EB" run --datadir "$T/pg" --out "$long"
+mkdir "$T/rootonly" "$T/nobody" && chown 65534:65534 "$T/nobody"
+SUDO_UID=65534 SUDO_GID=65534 fails 2 "--out: '$T/rootonly/r/s': the user who ran sudo (uid 65534) may not write in '$T/rootonly'" \
+	"under sudo, --out where that user may not write is refused" "$EB" probe --file "$F" --count 8 --no-cold --out "$T/rootonly/r/s"
+absent "... and nothing made there" "$T/rootonly/r"
+SUDO_UID=65534 SUDO_GID=65534 ok "under sudo, --out in that user's own folder runs" \
+	"$EB" probe --file "$F" --count 8 --no-cold --out "$T/nobody/r/s"
+same "... the folders made are that user's" "$(stat -c %u "$T/nobody/r") $(stat -c %u "$T/nobody/r/s")" "65534 65534"
 
 # Positional folders: each once.
 refused "result folder: '$T/a' is given twice; give each once" "compare A A" \
