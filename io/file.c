@@ -95,8 +95,41 @@ ssize_t file_pread_full(int fd, void *buf, size_t size, off_t off)
 	return (ssize_t)done;
 }
 
+int file_create(const char *path, int flags)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags, 0644);
+
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;	/* ENXIO: a FIFO without a reader */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int rc = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+FILE *file_fopen_write(const char *path)
+{
+	int fd = file_create(path, O_TRUNC);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "w")))
+		close(fd);
+	return f;
+}
+
 const char *file_strerror(int rc)
 {
+	if (rc == -ELOOP)
+		return "a symbolic link, never written through: remove it";
 	return rc == -EINVAL ? "not a regular file (a FIFO, device or socket is not read)" :
 	       rc == -EFBIG ? "larger than allowed" : strerror(-rc);
 }

@@ -8,6 +8,7 @@
 #define IO_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -20,8 +21,21 @@
  */
 int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len);
 
-/* What file_read_all()'s RC means, for a message: "not a regular file
- * ..." for -EINVAL, else strerror's words. */
+/*
+ * Open PATH to write (FLAGS: O_TRUNC, O_APPEND, O_EXCL), made 0644 when
+ * missing, never through a symbolic link (O_NOFOLLOW: -ELOOP) and never
+ * anything but a regular file (a FIFO is not waited on: -EINVAL), so that a
+ * link planted where root writes a file cannot send the write elsewhere.
+ * The descriptor (blocking), or -errno.
+ */
+int file_create(const char *path, int flags);
+
+/* The same truncated, as a stdio stream; NULL with errno set. */
+FILE *file_fopen_write(const char *path);
+
+/* What file_read_all()'s or file_create()'s RC means, for a message: "not
+ * a regular file ..." for -EINVAL, "a symbolic link ..." for -ELOOP, else
+ * strerror's words. */
 const char *file_strerror(int rc);
 
 /* The number a small file (a sysfs or procfs value) starts with, or -1

@@ -16,6 +16,7 @@
 #include "bench/report/report.h"
 #include "bench/report/stats.h"
 #include "bench/record/figures.h"
+#include "io/file.h"
 
 #define MAX_GROUPS RECORD_STEPS_MAX
 #define MAX_WARN   40
@@ -512,7 +513,7 @@ static int plot(const char *dir, char *msg, size_t msglen)
 	snprintf(dat, sizeof(dat), "%s/steps.dat", dir);
 	snprintf(base, sizeof(base), "%s/steps", dir);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
-	if (ret == 0 && !(f = fopen(dat, "we")))
+	if (ret == 0 && !(f = file_fopen_write(dat)))
 		ret = -errno;
 	if (ret == 0) {
 		snprintf(ylabel, sizeof(ylabel), "%s, %s (median; bars: min..max)", s->main->label, s->main->unit);

@@ -5,7 +5,7 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 147
+plan 151
 SRC=$(pwd)     # the checkout: its test fixtures
 cd "$T" || exit 1
 F=$T/file
@@ -205,6 +205,17 @@ absent "... and nothing made there" "$T/rootonly/r"
 SUDO_UID=65534 SUDO_GID=65534 ok "under sudo, --out in that user's own folder runs" \
 	"$EB" probe --file "$F" --count 8 --no-cold --out "$T/nobody/r/s"
 same "... the folders made are that user's" "$(stat -c %u "$T/nobody/r") $(stat -c %u "$T/nobody/r/s")" "65534 65534"
+
+# Root never writes through a link it did not make: plot.log (it was opened
+# with O_TRUNC, emptying the file the link named) and gnuplot's sweep.svg,
+# planted in a result folder as links to files outside it.
+cp -r "$SRC/tests/fixtures/sweep/clear" "$T/ln" && echo outside >"$T/outside" && ln -s "$T/outside" "$T/ln/plot.log"
+says "report: plot.log a link to a file outside: the plots are refused, saying why" \
+	"plots failed: cannot write $T/ln/plot.log: a symbolic link, never written through" "$EB" report "$T/ln"
+same "... the file outside unchanged" "$(cat "$T/outside")" outside
+rm "$T/ln/plot.log" && ln -s "$T/outside" "$T/ln/sweep.svg"
+says "report: sweep.svg a link: refused, saying why" "$T/ln/sweep.svg is a symbolic link, never written through" "$EB" report "$T/ln"
+same "... the file outside unchanged" "$(cat "$T/outside")" outside
 
 # Positional folders: each once.
 refused "result folder: '$T/a' is given twice; give each once" "compare A A" \
