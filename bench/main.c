@@ -104,6 +104,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "manual"))
 		return manual(argc - 2, argv + 2);
+	if (datadir_check_hooks(shown, sizeof(shown)) < 0) {
+		fprintf(stderr, "eicbench: %s\n", shown);
+		return EXIT_BAD_INPUT;
+	}
 	lock_set_holder(argc, argv);
 	datadir_export_scripts();
 	for (int i = 0; i < NCOMMANDS; i++)

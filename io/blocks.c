@@ -185,7 +185,8 @@ static int open_one(struct blockmap_file *f, const char *path, uint32_t bs,
 	f->path = strdup(path);
 	if (!f->path)
 		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
-	f->fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+	/* without blocking: a FIFO is refused below, never waited on */
+	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
 	if (f->fd < 0) {
 		rc = -errno;
 		return errmsg_set(err, errlen, rc, "%s: %s", path, strerror(-rc));
@@ -197,6 +198,11 @@ static int open_one(struct blockmap_file *f, const char *path, uint32_t bs,
 		return errmsg_set(err, errlen, rc, "%s is not a regular file or block device", path);
 	if (rc < 0)
 		return errmsg_set(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	/* reads block again (io_uring would fail them with EAGAIN otherwise) */
+	if (fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		rc = -errno;
+		return errmsg_set(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	}
 	f->nblocks = bytes / bs;
 	return 0;
 }

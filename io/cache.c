@@ -15,9 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/testhook.h"
+
 int cache_drop_all(void)
 {
-	const char *path = getenv("EICBENCH_DROP_CACHES");
+	const char *path = testhook_getenv("EICBENCH_DROP_CACHES");
 	int fd, ret = 0;
 
 	sync();

@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/testhook.h"
+
 void faultpoint(const char *name)
 {
 	/* How often the named point was reached: the one piece of state a
 	 * test hook needs, and never read unless the variable is set. */
 	static unsigned long reached;
-	const char *want = getenv(FAULTPOINT_ENV), *at;
+	const char *want = testhook_getenv(FAULTPOINT_ENV), *at;
 	size_t len;
 	unsigned long nth = 1;
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,13 +60,17 @@ static int read_fd(int fd, size_t max_bytes, char **text, size_t *len_out)
 int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc;
 
 	*text = NULL;
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (S_ISDIR(st.st_mode))
 		rc = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;	/* a FIFO, device or socket: never waited on */
 	else
 		rc = read_fd(fd, max_bytes, text, len);
 	close(fd);
@@ -88,6 +93,45 @@ ssize_t file_pread_full(int fd, void *buf, size_t size, off_t off)
 		done += (size_t)n;
 	}
 	return (ssize_t)done;
+}
+
+int file_create(const char *path, int flags)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags, 0644);
+
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;	/* ENXIO: a FIFO without a reader */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int rc = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+FILE *file_fopen_write(const char *path)
+{
+	int fd = file_create(path, O_TRUNC);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "w")))
+		close(fd);
+	return f;
+}
+
+const char *file_strerror(int rc)
+{
+	if (rc == -ELOOP)
+		return "a symbolic link, never written through: remove it";
+	return rc == -EINVAL ? "not a regular file (a FIFO, device or socket is not read)" :
+	       rc == -EFBIG ? "larger than allowed" : strerror(-rc);
 }
 
 long file_read_long(const char *path)

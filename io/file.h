@@ -8,15 +8,35 @@
 #define IO_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
  * Read PATH whole into a new buffer *TEXT (free it), NUL-terminated; its
  * length without the NUL in *LEN when LEN is given. MAX_BYTES bounds the
  * size (0: no bound). 0, -EFBIG past the bound, -EISDIR for a directory,
- * -ENOMEM or the -errno of open/read.
+ * -EINVAL for anything else but a regular file (a FIFO, a device, a
+ * socket: opened without blocking and never read, so that input named by
+ * the user cannot hold a command up), -ENOMEM or the -errno of open/read.
  */
 int file_read_all(const char *path, size_t max_bytes, char **text, size_t *len);
+
+/*
+ * Open PATH to write (FLAGS: O_TRUNC, O_APPEND, O_EXCL), made 0644 when
+ * missing, never through a symbolic link (O_NOFOLLOW: -ELOOP) and never
+ * anything but a regular file (a FIFO is not waited on: -EINVAL), so that a
+ * link planted where root writes a file cannot send the write elsewhere.
+ * The descriptor (blocking), or -errno.
+ */
+int file_create(const char *path, int flags);
+
+/* The same truncated, as a stdio stream; NULL with errno set. */
+FILE *file_fopen_write(const char *path);
+
+/* What file_read_all()'s or file_create()'s RC means, for a message: "not
+ * a regular file ..." for -EINVAL, "a symbolic link ..." for -ELOOP, else
+ * strerror's words. */
+const char *file_strerror(int rc);
 
 /* The number a small file (a sysfs or procfs value) starts with, or -1
  * when it cannot be read, does not start with a number or holds a

@@ -140,7 +140,7 @@ int pagereport_pause(struct pagereport_hold *h, const char *sys_root, const char
 		return 0;
 	}
 	paused += 1;
-	h->fd = open(state_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	h->fd = open(state_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (h->fd < 0) {
 		int e = errno;
 

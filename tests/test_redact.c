@@ -41,6 +41,10 @@ static const struct case_ dsns[] = {
 	{ "oauth_client_secret=abc host=h", "host=h" },
 	{ "scram_client_key=AAAA scram_server_key=BBBB host=h", "host=h" },
 	{ "password=a\\ b host=h", "host=h" },
+	/* a space in a bare secret: the words after it that are no pair go too */
+	{ "host=h password=hunter secretword", "host=h" },
+	{ "host=h password=a b c user=u", "host=h user=u" },
+	{ "password=x b =1", "b =1" },
 	{ "password='' host=h", "host=h" },
 	{ "password =x host=h", "host=h" },
 	{ "a='1'b=2 c=3", "a='1'b=2 c=3" },			/* no space needed after a quote */
@@ -279,6 +283,8 @@ static const struct {
 	{ "role \"hunter22\" does not exist", "host=h password='hunter22'", "role \"***\" does not exist" },
 	{ "missing \"=\" after \"it's long\"", "password='it\\'s long'", "missing \"=\" after \"***\"" },
 	{ "abc is short", "host=h password=abc", "abc is short" },
+	{ "missing \"=\" after \"secretword\" in connection info string", "host=/x password=hunter secretword",
+	  "missing \"=\" after \"***\" in connection info string" },
 	{ "nothing here", "not a dsn", "nothing here" },
 	{ "", "host=h password=x", "" },
 };

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/sweep/stepfile.h"
 
@@ -115,6 +116,8 @@ static const struct { const char *text, *words; } bad[] = {
 	{ "[a]\nFsync = off\n", "line 1: step 'a': Fsync = off: not a setting name" },
 	{ "[a]\nfsync =\n", "line 2: a setting without a value" },
 	{ "[a/b]\n", "line 1: step 'a/b'" },
+	{ "[a]\neffective_io_concurrency = 010\n", "line 2: effective_io_concurrency: '010' is not written plainly; the server reads it as 8 (a leading 0 is octal): give 8" },
+	{ "[a]\neffective_io_concurrency = 16\n[b]\neffective_io_concurrency = 2000\n", "line 4: effective_io_concurrency: '2000' is not allowed; give a whole number from 0 to 1000" },
 	{ "[a]\nwork_mem = 4\tMB\n", "line 2: a control character (a tab or other) in '4\\tMB'" },
 	{ "[sweep]\nquery = q\x01.sql\n[a]\n", "line 2: a control character (a tab or other) in 'q\\x01.sql'" },
 };
@@ -147,6 +150,63 @@ static void refused(void **state)
 	free(sf);
 }
 
+/* TEXT with a line of LEN bytes: PREFIX, padding, then TAIL, in step [a]
+ * (which also sets fsync after it). */
+static char *long_line(const char *prefix, size_t len, const char *tail)
+{
+	char *t = malloc(len + 64);
+	size_t at;
+
+	at = (size_t)sprintf(t, "[a]\n%s", prefix);
+	memset(t + at, 'x', len - strlen(prefix) - strlen(tail));
+	at += len - strlen(prefix) - strlen(tail);
+	sprintf(t + at, "%s\nfsync = off\n", tail);
+	return t;
+}
+
+/* A comment longer than libinih's line is one comment, whole: its tail is
+ * not read as a setting. A setting's line that long is refused by line. */
+static void long_lines(void **state)
+{
+	struct stepfile *sf = calloc(1, sizeof(*sf));
+	char err[1024] = "", *t;
+
+	(void)state;
+	t = long_line("; ", 5000, "shared_buffers = 1GB");
+	assert_int_equal(stepfile_parse(t, "long.ini", sf, err, sizeof(err)), 0);
+	assert_int_equal(sweep_grid_find(&sf->grid, "shared_buffers"), -1);
+	assert_true(sweep_grid_find(&sf->grid, "fsync") >= 0);
+	assert_int_equal(stepfile_line(sf, 0, sweep_grid_find(&sf->grid, "fsync")), 3);
+	free(t);
+	t = long_line("   # ", 5000, "[b]");
+	assert_int_equal(stepfile_parse(t, "long.ini", sf, err, sizeof(err)), 0);
+	assert_int_equal(sf->steps.nsteps, 1);
+	free(t);
+	t = long_line("application_name = ", 5000, "; shared_buffers = 1GB");
+	assert_int_equal(stepfile_parse(t, "long.ini", sf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "long.ini line 2: a line of 5000 bytes; a line holds at most "));
+	free(t);
+	free(sf);
+}
+
+/* A NUL byte in the file is refused with its line, not taken as the end. */
+static void nul_refused(void **state)
+{
+	static const char text[] = "[a]\nfsync = off\n\0shared_buffers = 1GB\n";
+	char path[] = "/tmp/test_stepfile.XXXXXX", err[1024] = "";
+	struct stepfile *sf = calloc(1, sizeof(*sf));
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (int)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(stepfile_load(path, sf, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	assert_non_null(strstr(err, " line 3: a NUL byte"));
+	free(sf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +214,8 @@ int main(void)
 		cmocka_unit_test(independent_steps),
 		cmocka_unit_test(refused),
 		cmocka_unit_test(path_refused),
+		cmocka_unit_test(long_lines),
+		cmocka_unit_test(nul_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

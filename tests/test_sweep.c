@@ -34,7 +34,16 @@ static const struct grid_case {
 	{ "effective_io_concurrency=4, 8", "' 8' is not written plainly; give 8", 0 },
 	{ "work_mem=4MB,4096kB", "--set work_mem=4MB,4096kB: '4MB' and '4096kB' are the same value; give each value once", 0 },
 	{ "work_mem=1GB,1024 MB", "'1GB' and '1024 MB' are the same value", 0 },
-	{ "io_combine_limit=16,016", "'16' and '016' are the same value", 0 },
+	{ "io_combine_limit=16,016", "--set io_combine_limit=16,016: '016' is 14 to an integer setting (a leading 0 is octal) and 16 to a real one", 0 },
+	{ "io_combine_limit=16,0x10", "'16' and '0x10' are the same value", 0 },
+	{ "work_mem=8MB,010MB", "'8MB' and '010MB' are the same value", 0 },
+	{ "work_mem=10MB,010MB", NULL, 2 },
+	{ "work_mem=1.5kB,1536B", "'1.5kB' and '1536B' are the same value", 0 },
+	{ "work_mem=64MB,64mb", NULL, 2 },	/* the server refuses 64mb itself */
+	{ "effective_io_concurrency=4,010", "--set effective_io_concurrency=4,010: '010' is not written plainly; the server reads it as 8 (a leading 0 is octal): give 8", 0 },
+	{ "effective_io_concurrency=0x10", "'0x10' is not written plainly; give 16", 0 },
+	{ "effective_io_concurrency=1.5", "'1.5' is not allowed; give a whole number from 0 to 1000", 0 },
+	{ "effective_io_concurrency=1e1", "'1e1' is not written plainly; give 10", 0 },
 	{ "io_combine_limit=+16,16", "'+16' and '16' are the same value", 0 },
 	{ "random_page_cost=1.1,1.10", "'1.1' and '1.10' are the same value", 0 },
 	{ "random_page_cost=0,-0", "'0' and '-0' are the same value", 0 },
@@ -48,7 +57,8 @@ static const struct grid_case {
 	/* alike only in look: kept */
 	{ "work_mem=4MB,4GB,4096", NULL, 3 },
 	{ "fsync=on,off", NULL, 2 },
-	{ "random_page_cost=1.1,1.01,0x10,16", NULL, 4 },
+	{ "random_page_cost=1.1,1.01,0x11,16", NULL, 4 },
+	{ "random_page_cost=0x10,16", "'0x10' and '16' are the same value", 0 },
 	{ "commit_delay=1ms,1s,1min", NULL, 3 },
 };
 

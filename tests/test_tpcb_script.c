@@ -144,6 +144,11 @@ static void sleeps(void **state)
 	assert_int_equal(s->cmd[3].unit_us, 1000000);
 	assert_string_equal(set.names[s->cmd[3].sleep_slot], "t");
 	assert_true(s->waits);
+	/* the longest that fits, and a negative one (no sleep when run) */
+	s = add("\\sleep 9223372036854775 us\n\\sleep -5\n\\sleep -99999999999999999999 ms\n");
+	assert_int_equal(s->cmd[0].amount, 9223372036854775LL);
+	assert_int_equal(s->cmd[1].amount, -5);
+	assert_true(s->cmd[2].amount < 0);
 }
 
 static void weights_and_defines(void **state)
@@ -201,6 +206,9 @@ static const struct {
 	{ "\\sleep 1 ms x\n", "too many arguments in command \"sleep\"" },
 	{ "\\sleep 1 hours\n", "unrecognized time unit, must be us, ms or s (hours)" },
 	{ "\\sleep x\n", "invalid sleep time, must be an integer (x)" },
+	{ "SELECT 1;\n\\sleep 99999999999999999999\n", "t.sql:2:8: sleep time out of range, at most 9223372036854775 us (99999999999999999999) in command \"sleep\"" },
+	{ "\\sleep 9223372036854776 us\n", "t.sql:1:8: sleep time out of range" },
+	{ "\\sleep 9223372036855 ms\n", "t.sql:1:8: sleep time out of range" },
 	{ "\\gset\n", "t.sql:1:1: \\gset must follow an SQL command" },
 	{ "SELECT 1 \\gset a b\n", "too many arguments in command \"gset\"" },
 	{ "SELECT 1 \\gset\n\\aset\n", "\\aset must follow an SQL command" },

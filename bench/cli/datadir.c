@@ -5,6 +5,7 @@
  * for. A folder counts when it holds scripts/plot-sweep.gp.
  */
 #include "bench/cli/datadir.h"
+#include "io/testhook.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -95,4 +96,9 @@ void datadir_sweep_file(const char *name, char *path, size_t len)
 			return;
 		}
 	}
+}
+
+int datadir_check_hooks(char *err, size_t errlen)
+{
+	return testhook_check(err, errlen);
 }

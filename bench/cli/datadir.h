@@ -27,4 +27,9 @@ int datadir_export_scripts(void);
  * one to read (NAME itself when none is found, so the reader says why). */
 void datadir_sweep_file(const char *name, char *path, size_t len);
 
+/* The test hooks (io/testhook.h) set in the environment of a program that
+ * does not run from its build tree: -EINVAL with ERR naming the one, so
+ * that an installed eicbench refuses them (exit 2) before anything. */
+int datadir_check_hooks(char *err, size_t errlen);
+
 #endif

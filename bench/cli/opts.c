@@ -7,6 +7,7 @@
  * refused, as they would break the files and messages they reach.
  */
 #include "bench/cli/opts.h"
+#include "bench/cli/outdir.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -356,6 +357,15 @@ static int store(const struct opt_desc *d, void *cfg, const char *v,
 			return -EINVAL;
 		*(const char **)field = v;
 		return 0;
+	case OPT_OUT: {
+		char what[80];
+
+		snprintf(what, sizeof(what), "--%s", d->name);
+		if (store_text(d, v, err, errlen) < 0 || outdir_check(what, v, err, errlen) < 0)
+			return -EINVAL;
+		*(const char **)field = v;
+		return 0;
+	}
 	case OPT_LIST:
 		l = (struct opt_list *)field;
 		if (l->n == OPT_LIST_MAX) {

@@ -30,6 +30,8 @@ enum opt_type {
 	OPT_SECONDS,   /* double seconds; suffixes ms, s, m, h; from 1 ms to max
 			* seconds (OPTS_SECONDS_MAX when max is 0) */
 	OPT_STR,       /* const char *, pointing into argv */
+	OPT_OUT,       /* const char *: a folder to write into (--out), checked
+	                * at once by outdir_check() */
 	OPT_LIST,      /* struct opt_list: repeatable string option */
 	OPT_ARG,       /* const char *: a positional argument (one per entry, in order) */
 	OPT_ARGS,      /* struct opt_args: every positional argument after the

@@ -159,6 +159,24 @@ static void found_value(struct sink *s, const char *v, const char *end)
 	found(s, v, (size_t)(end - v));
 }
 
+/*
+ * Past the words after a bare secret value that are no key=value pair
+ * ("password=a b": b). libpq refuses such a string and names the word in
+ * its message, so they are taken for the rest of the secret, each FOUND.
+ */
+static const char *secret_tail(const char *p, struct sink *s)
+{
+	for (;;) {
+		const char *w = p + strspn(p, " \t\r\n"), *end = w + strcspn(w, "= \t\r\n\'");
+
+		if (end == w || w == p || w[strcspn(w, "= \t\r\n")] == '=' ||
+		    end[strspn(end, " \t\r\n")] == '=')
+			return p;
+		found(s, w, (size_t)(end - w));
+		p = end;
+	}
+}
+
 /* Pairs go out as they were, separated by one space where white space was
  * (libpq needs none after a quoted value: 'x'b=1 stays so). */
 static void redact_keywords(const char *p, struct sink *s)
@@ -185,6 +203,8 @@ static void redact_keywords(const char *p, struct sink *s)
 		if (secret_key(tok, (size_t)(key_end - tok))) {
 			if (val)
 				found_value(s, val, p);
+			if (val && *val != '\'')
+				p = secret_tail(p, s);
 			continue;
 		}
 		if (s->used && space)

@@ -39,7 +39,7 @@ static const struct opt_desc compare_table[] = {
 	{ "format", OPT_STR, offsetof(struct compare_opts, format), 0, 0, "text|md|json", "text",
 	  "what to print" },
 	{ "json", OPT_CALL_FLAG, 0, 0, 0, NULL, NULL, "the same as --format json (as run --json)", 0, take_json },
-	{ "out", OPT_STR, offsetof(struct compare_opts, out), 0, 0, "DIR",
+	{ "out", OPT_OUT, offsetof(struct compare_opts, out), 0, 0, "DIR",
 	  "results/<UTC>-compare", "where compare.md, compare.json and the plots go (new or empty)" },
 	{ "force", OPT_FLAG, offsetof(struct compare_opts, force), 0, 0, NULL, NULL,
 	  "compare folders of different data sets anyway (the output says so)" },

@@ -68,7 +68,7 @@ static const struct opt_desc confsweep_table[] = {
 	{ "query", OPT_STR, CO(query), 0, 0, "blog|sparse|FILE", "the file's, else sparse", "bitmap workload: the query" },
 	{ "cold", OPT_FLAG, CO(cold), 0, 0, NULL, NULL, "drop the caches before each run (the bitmap workload always does)" },
 	{ "order-seed", OPT_INT, CO(order_seed), 0, INT64_MAX / 2, "S", "random", "seed of the per-round shuffle" },
-	{ "out", OPT_STR, CO(out), 0, 0, "DIR", "results/<UTC>-confsweep", "result folder (new or empty)" },
+	{ "out", OPT_OUT, CO(out), 0, 0, "DIR", "results/<UTC>-confsweep", "result folder (new or empty)" },
 	{ "resume", OPT_STR, CO(resume), 0, 0, "DIR", NULL, "finish an interrupted confsweep in DIR" },
 	{ 0 }
 };

@@ -24,6 +24,7 @@
 #include "bench/pg/inuse.h"
 #include "io/emulate/control.h"
 #include "io/emulate/emulate.h"
+#include "io/file.h"
 
 #define CMD "device emulate"
 #define STOP_TIMEOUT_S 60.0
@@ -286,7 +287,7 @@ static int run_daemon(struct emulate_cfg *cfg, const char *words)
 	if (pid == 0) {
 		close(p[0]);
 		setsid();
-		fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		fd = file_create(log, O_APPEND);	/* never through a link at that name */
 		if (fd >= 0)
 			dup2(fd, 1), dup2(fd, 2);
 		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -15,13 +15,14 @@
 #include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
 #include "bench/cmd/cmd.h"
+#include "io/file.h"
 
 struct manual_opts {
 	const char *out, *date;
 };
 
 static const struct opt_desc manual_table[] = {
-	{ "out", OPT_STR, offsetof(struct manual_opts, out), 0, 0, "DIR", NULL,
+	{ "out", OPT_OUT, offsetof(struct manual_opts, out), 0, 0, "DIR", NULL,
 	  "the folder to write the pages into (made when missing)" },
 	{ "date", OPT_STR, offsetof(struct manual_opts, date), 0, 0, "YYYY-MM-DD", "none",
 	  "the date the pages carry (make gives the last commit's)" },
@@ -72,10 +73,10 @@ static int write_page(const char *dir, const char *file, const struct man_page *
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
+	f = file_fopen_write(path);
 	if (!f) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot write %.900s: %s", path, strerror(-ret));
+		snprintf(err, errlen, "cannot write %.900s: %s", path, file_strerror(ret));
 		return ret;
 	}
 	ret = pages ? manpage_write_main(f, p, pages, n, m) : manpage_write(f, p, m);

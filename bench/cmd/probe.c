@@ -60,7 +60,7 @@ static const struct opt_desc probe_table[] = {
 	  "instead of points: check for a cache below this machine (O_DIRECT re-reads against fresh reads)" },
 	{ "seed", OPT_INT, O(seed), 0, LLONG_MAX, "S", "1", "file form and --cache-check: seed of the random blocks" },
 	{ "json", OPT_FLAG, O(json), 0, 0, NULL, NULL, "print points as JSON lines on stdout (table on stderr)" },
-	{ "out", OPT_STR, O(out), 0, 0, "DIR", "results/<UTC>-probe", "result folder (new or empty)" },
+	{ "out", OPT_OUT, O(out), 0, 0, "DIR", "results/<UTC>-probe", "result folder (new or empty)" },
 	{ "no-cold", OPT_FLAG, O(no_cold), 0, 0, NULL, NULL, "do not make the files cold (evict, or drop caches as root) before each point" },
 	{ "keep-page-reporting", OPT_FLAG, O(keep_page_reporting), 0, 0, NULL, NULL,
 	  "leave the host's free page reporting on for buffered cold points (by default it is paused while they run, where a balloon reports free pages)" },

@@ -62,7 +62,7 @@ static const struct opt_desc run_table[] = {
 	  "sweeps only: no cache check, replay trials or device curve" },
 	{ "keep-page-reporting", OPT_FLAG, offsetof(struct run_opts, keep_page_reporting), 0, 0, NULL, NULL,
 	  "leave the host's free page reporting on during cold trials (paused by default where a balloon takes free memory back: docs/commands.md)" },
-	{ "out", OPT_STR, offsetof(struct run_opts, out), 0, 0, "DIR", "results/<UTC>-run",
+	{ "out", OPT_OUT, offsetof(struct run_opts, out), 0, 0, "DIR", "results/<UTC>-run",
 	  "the run's folder (new or empty)" },
 	{ "resume", OPT_STR, offsetof(struct run_opts, resume), 0, 0, "DIR", NULL,
 	  "go on with an interrupted run in DIR (its own options)" },

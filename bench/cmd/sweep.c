@@ -49,7 +49,7 @@ static const struct opt_desc sweep_table[] = {
 	  "rounds: every combination runs once per round" },
 	{ "query", OPT_STR, offsetof(struct sweep_opts, query), 0, 0, "blog|sparse|FILE",
 	  "blog", "the post's query, a sparse one, or a file holding one SELECT" },
-	{ "out", OPT_STR, offsetof(struct sweep_opts, out), 0, 0, "DIR",
+	{ "out", OPT_OUT, offsetof(struct sweep_opts, out), 0, 0, "DIR",
 	  "results/<UTC>-sweep", "result folder (new or empty)" },
 	{ "resume", OPT_STR, offsetof(struct sweep_opts, resume), 0, 0, "DIR",
 	  NULL, "finish the plan of an interrupted sweep in DIR" },

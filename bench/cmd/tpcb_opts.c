@@ -175,7 +175,7 @@ static int take_define(void *cfg, const char *v, char *err, size_t errlen)
 	{ "verbose-errors", OPT_FLAG, TO(verbose_errors), 0, 0, NULL, NULL, "print every error and retry (stderr)" }, \
 	{ "pipeline", OPT_INT, TO(pipeline), 1, TPCB_MAX_PIPELINE, "N", NULL, \
 	  "keep up to N transactions of a client in flight (libpq pipeline mode, PostgreSQL 14+)" }, \
-	{ "out", OPT_STR, TO(out), 0, 0, "DIR", "results/<UTC>-tpcb", "result folder" },
+	{ "out", OPT_OUT, TO(out), 0, 0, "DIR", "results/<UTC>-tpcb", "result folder" },
 
 /* The tables: both modes (pgbench's form), init's, run's; and the parts
  * alone, to know which mode an entry of the first belongs to. */

@@ -50,7 +50,7 @@ static int read_file(const char *spec, char **text, char *err, size_t errlen)
 		return rc;
 	if (rc < 0)
 		snprintf(err, errlen, "--query '%s': not a preset (blog, sparse) and not a readable file of at most 1 MiB (%s)",
-			 spec, rc == -EFBIG ? "it is larger" : strerror(-rc));
+			 spec, rc == -EFBIG ? "it is larger" : file_strerror(rc));
 	return rc < 0 ? -EINVAL : 0;
 }
 

@@ -316,6 +316,22 @@ int export_folder(PGconn *c, const char *dir, const char *parent_id, const struc
 	return ret;
 }
 
+int export_folder_id(const char *dir, const char *parent_id, char *out, size_t len)
+{
+	char path[PATH_MAX];
+	const char *host;
+	json_t *meta;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, RECORD_META);
+	meta = json_load_file(path, 0, NULL);
+	if (!meta)
+		return -EINVAL;
+	host = record_str_at(meta, "host", "hostname");
+	folder_id(dir, parent_id, host && *host ? host : "unknown-host", out, len);
+	json_decref(meta);
+	return 0;
+}
+
 /* The subfolders a run lists (sweeps, probes), in the run's meta.json. */
 int export_subfolders(const char *dir, char names[][128], int max)
 {

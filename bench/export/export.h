@@ -49,6 +49,11 @@ int export_schema_version(PGconn *c, char *err, size_t errlen);
 int export_folder(PGconn *c, const char *dir, const char *parent_id, const struct export_opts *o,
 		  struct export_folder *f, char *err, size_t errlen);
 
+/* The key folder DIR would be loaded under (HOST/NAME, HOST from its
+ * meta.json; under PARENT_ID for a run's subfolder). 0, or -EINVAL when it
+ * has no readable meta.json. */
+int export_folder_id(const char *dir, const char *parent_id, char *out, size_t len);
+
 /* The subfolders run folder DIR lists in its meta.json "folders"; count. */
 int export_subfolders(const char *dir, char names[][128], int max);
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/faultpoint.h"
@@ -173,10 +174,40 @@ static int load_stream(FILE *f, const char *path, json_t *array, int *torn,
 		}
 		rc = load_line(path, lineno, line, array, err, errlen);
 	}
-	if (rc == 0 && ferror(f))
-		rc = record_fail(-EIO, err, errlen, "cannot read", path);
+	if (rc == 0 && ferror(f))	/* records that cannot be read: the folder's fault */
+		rc = (record_fail(-EIO, err, errlen, "cannot read", path), -EINVAL);
 	free(line);
 	return rc;
+}
+
+/*
+ * PATH opened for reading into *F: a regular file, opened without blocking
+ * (a FIFO planted under a record's name is refused, never waited on).
+ * -ENOENT when missing; -EINVAL, said in ERR, when it cannot be read.
+ */
+static int open_records(const char *path, FILE **f, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
+
+	*f = NULL;
+	if (fd < 0)
+		return errno == ENOENT ? record_fail(-ENOENT, err, errlen, "cannot open", path) :
+		       (record_fail(-errno, err, errlen, "cannot read", path), -EINVAL);
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		snprintf(err, errlen, "cannot read %s: not a regular file (a FIFO, device, socket or folder is not read); give a result folder whose records are files",
+			 path), rc = -EINVAL;
+	else if (!(*f = fdopen(fd, "re")))
+		rc = -errno;
+	if (rc < 0) {
+		if (rc != -EINVAL)
+			record_fail(rc, err, errlen, "cannot read", path);
+		close(fd);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int record_load(const char *dir, const char *file, json_t **array_out,
@@ -190,9 +221,9 @@ int record_load(const char *dir, const char *file, json_t **array_out,
 	*array_out = NULL;
 	if (rc < 0)
 		return rc;
-	f = fopen(path, "re");
-	if (!f)
-		return record_fail(-errno, err, errlen, "cannot open", path);
+	rc = open_records(path, &f, err, errlen);
+	if (rc < 0)
+		return rc;
 	array = json_array();
 	rc = array ? load_stream(f, path, array, &torn, err, errlen) : -ENOMEM;
 	fclose(f);

@@ -120,7 +120,9 @@ int record_append(const char *dir, const char *file, const json_t *obj,
  * Read every whole line of DIR/FILE into a new array of objects. A last line
  * without a newline is torn: it is skipped, *TORN_OUT set to 1 and ERR
  * describes it while 0 is returned. A bad line before that is -EINVAL naming
- * its line number; a missing file is -ENOENT.
+ * its line number; a missing file is -ENOENT; one that cannot be read (no
+ * permission, an I/O error, not a regular file: a FIFO is never waited on)
+ * is -EINVAL too, the folder being bad input.
  */
 /* As root under sudo, give every entry of DIR (not below) to the user who
  * ran sudo (SUDO_UID, SUDO_GID), as the record writers do with their own

@@ -13,6 +13,7 @@
 
 #include "bench/report/plot.h"
 #include "bench/record/record.h"
+#include "io/file.h"
 #include "io/stats.h"
 
 #define SEED 1                    /* bootstrap seed, as the report's */
@@ -326,7 +327,7 @@ static int plot_query(const struct compare *c, const struct compare_query *q, co
 	snprintf(title, sizeof(title), "query %s, compared", q->name);
 	snprintf(ylabel, sizeof(ylabel), "%s, s (median; bars: its interval)",
 		 r0->heap_phase ? "heap phase" : "execution time");
-	f = fopen(dat, "we");
+	f = file_fopen_write(dat);
 	if (!f)
 		return snprintf(msg, msglen, "cannot write %s: %s", dat, strerror(errno)), -errno;
 	fprintf(f, "# eicbench compare plot data. Block 0: x position and label of each value.\n"

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/cli/spawn.h"
 #include "bench/record/record.h"
+#include "io/file.h"
 
 static int readable(char *path, size_t len, const char *dir, const char *sub, const char *name)
 {
@@ -39,18 +41,32 @@ int plot_find_script(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-/* Run ARGV (on PATH) with its output in LOG, for PLOT_TIMEOUT_MS at most.
- * Its exit status, or -errno (-ETIMEDOUT when it was stopped). */
-static int run_logged(char *const argv[], const char *log)
+/* Run ARGV (on PATH) with its output into FD (the log), for PLOT_TIMEOUT_MS
+ * at most. Its exit status, or -errno (-ETIMEDOUT when it was stopped). */
+static int run_logged(char *const argv[], int fd)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), st;
 	struct spawn_opts o = { .argv = argv, .path = true, .out_fd = fd,
 				.timeout_s = PLOT_TIMEOUT_MS / 1e3 };
 
-	st = spawn_run(&o);
-	if (fd >= 0)
-		close(fd);
-	return st;
+	return spawn_run(&o);
+}
+
+/* BASE.svg and BASE.png, which gnuplot writes following links, must be
+ * regular files or missing. 0, or -ELOOP with MSG naming the one that is
+ * not. */
+static int outputs_safe(const char *base, char *msg, size_t msglen)
+{
+	static const char *const ext[] = { ".svg", ".png" };
+	char path[PATH_MAX];
+	struct stat st;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s%s", base, ext[i]);
+		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return snprintf(msg, msglen, "%s is %s, never written through: remove it", path,
+					S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file"), -ELOOP;
+	}
+	return 0;
 }
 
 /* The plots and the log in the folder of LOG given to the folder's user. */
@@ -72,7 +88,7 @@ int plot_run(const char *script, char *const args[], const char *log,
 {
 	char path[PATH_MAX];
 	char *argv[16] = { "gnuplot", "-c", path };
-	int st, n = 3;
+	int st, n = 3, fd;
 
 	if (plot_find_script(script, path, sizeof(path)) < 0)
 		return snprintf(msg, msglen, "%s not found (set EICBENCH_SCRIPTS to the scripts folder)",
@@ -80,7 +96,12 @@ int plot_run(const char *script, char *const args[], const char *log,
 	for (int i = 0; args[i] && n < 15; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	st = run_logged(argv, log);
+	if (args[0] && args[1] && (st = outputs_safe(args[1], msg, msglen)) < 0)
+		return st;
+	if ((fd = file_create(log, O_TRUNC)) < 0)
+		return snprintf(msg, msglen, "cannot write %s: %s", log, file_strerror(fd)), fd;
+	st = run_logged(argv, fd);
+	close(fd);
 	if (st < 0 && st != -ETIMEDOUT) {	/* it never ran: no log of its own */
 		unlink(log);
 		return snprintf(msg, msglen, "cannot start gnuplot: %s", strerror(-st)), -EAGAIN;

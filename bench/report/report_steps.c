@@ -17,6 +17,7 @@
 #include "bench/report/report.h"
 #include "io/stats.h"
 #include "bench/record/figures.h"
+#include "io/file.h"
 
 int report_steps_is(const char *dir)
 {
@@ -342,7 +343,7 @@ static int plot(const char *dir, char *msg, size_t msglen)
 	snprintf(dat, sizeof(dat), "%s/steps.dat", dir);
 	snprintf(base, sizeof(base), "%s/steps", dir);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
-	if (ret == 0 && !(f = fopen(dat, "we")))
+	if (ret == 0 && !(f = file_fopen_write(dat)))
 		ret = -errno;
 	if (ret == 0) {
 		snprintf(ylabel, sizeof(ylabel), "%s, %s (median; bars: min..max)", s->main->label, s->main->unit);

@@ -17,6 +17,7 @@
 #include "bench/report/prediction_doc.h"
 #include "bench/judge/prediction.h"
 #include "bench/report/verdict_box.h"
+#include "io/file.h"
 
 
 static void block(FILE *f, const char *title)
@@ -31,7 +32,7 @@ static int speedup_data(const struct run_query *q, const char *path)
 	size_t idx[q->rep.ngroups + 1], n = result_series_groups(&q->rep, 0, idx);
 	const struct prediction *p = judge_prediction(&q->rep, 0);
 	int have = p && p->zero != RESULT_NONE;
-	FILE *f = fopen(path, "we");
+	FILE *f = file_fopen_write(path);
 
 	if (!f)
 		return -errno;
@@ -105,7 +106,7 @@ static int plot_device(const struct run_result *v, char *msg, size_t msglen)
 	snprintf(base, sizeof(base), "%s/device", v->dir);
 	snprintf(log, sizeof(log), "%s/plot.log", v->dir);
 	snprintf(knee, sizeof(knee), "%lld", e ? json_integer_value(json_object_get(e, "knee_depth")) : 0LL);
-	f = fopen(dat, "we");
+	f = file_fopen_write(dat);
 	if (!f)
 		return snprintf(msg, msglen, "cannot write %.900s: %s", dat, strerror(errno)), -errno;
 	fprintf(f, "# eicbench run: the device's curve: depth, IOPS, p99 latency in µs\n");

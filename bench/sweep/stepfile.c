@@ -42,23 +42,15 @@ struct parse {
 	char  err[PATH_MAX + 256];
 };
 
-/* libinih's reader: the next line of the text into STR. */
-static char *reader(char *str, int num, void *stream)
+/* Where a line's comment starts, when the line is a comment: its first
+ * character past the blanks starts one. NULL for any other line. */
+static const char *comment_start(const char *s, size_t n)
 {
-	struct parse *p = stream;
-	size_t n;
+	size_t i = 0;
 
-	if (!*p->at)
-		return NULL;
-	n = strcspn(p->at, "\n");
-	if (n + 1 >= (size_t)num)
-		n = (size_t)num - 2;
-	memcpy(str, p->at, n);
-	str[n] = '\n';
-	str[n + 1] = '\0';
-	p->at += n + (p->at[n] == '\n');
-	p->line++;
-	return str;
+	while (i < n && isspace((unsigned char)s[i]))
+		i++;
+	return i < n && strchr(INI_START_COMMENT_PREFIXES, s[i]) ? s + i : NULL;
 }
 
 static int fail(struct parse *p, int line, const char *what, const char *name)
@@ -67,6 +59,43 @@ static int fail(struct parse *p, int line, const char *what, const char *name)
 		snprintf(p->err, sizeof(p->err), "%.3800s line %d: %s%s%.80s%s", p->sf->path, line, what,
 			 name ? " '" : "", name ? name : "", name ? "'" : "");
 	return 0;	/* libinih: stop */
+}
+
+/*
+ * libinih's reader: the next line of the text into STR, whole. libinih
+ * holds a line in NUM bytes; a longer one would reach it in pieces, the
+ * tail of a comment read as a setting. A comment line is handed over as
+ * its first character (a comment still), whatever its length; any other
+ * line that does not fit stops the parse with an error naming it.
+ */
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse *p = stream;
+	const char *comment;
+	size_t n;
+
+	if (!*p->at || p->err[0])
+		return NULL;
+	n = strcspn(p->at, "\n");
+	p->line++;
+	if ((comment = comment_start(p->at, n)) != NULL) {
+		str[0] = *comment;
+		str[1] = '\n';
+		str[2] = '\0';
+	} else if (n + 2 > (size_t)num) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "a line of %zu bytes; a line holds at most %d (comments excepted)",
+			 n, num - 2);
+		fail(p, p->line, what, NULL);
+		return NULL;
+	} else {
+		memcpy(str, p->at, n);
+		str[n] = '\n';
+		str[n + 1] = '\0';
+	}
+	p->at += n + (p->at[n] == '\n');
+	return str;
 }
 
 static int find_section(const struct parse *p, const char *name)
@@ -159,6 +188,12 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return fail(p, p->line, "too many settings in one step, or too long:", key);
 	if (!*value)
 		return fail(p, p->line, "a setting without a value:", key);
+	if (!strcmp(key, SWEEP_EIC)) {
+		char why[400];
+
+		if (sweep_check_eic(SWEEP_EIC, value, why, sizeof(why)) < 0)
+			return fail(p, p->line, why, NULL);
+	}
 	snprintf(o->name[o->n], SWEEP_NAME_MAX, "%s", key);
 	snprintf(o->value[o->n], SWEEP_VALUE_MAX, "%s", value);
 	o->line[o->n++] = p->line;
@@ -307,14 +342,27 @@ int stepfile_parse(const char *text, const char *name, struct stepfile *sf,
 int stepfile_load(const char *path, struct stepfile *sf, char *err, size_t errlen)
 {
 	char *text = NULL;
+	const char *nul;
+	size_t len = 0;
 	int ret = opts_check_text("the sweep file", path, err, errlen);
 
 	if (ret < 0)
 		return ret;
-	ret = file_read_all(path, MAX_BYTES, &text, NULL);
+	ret = file_read_all(path, MAX_BYTES, &text, &len);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: cannot read it (%s); give a sweep file (INI)", path,
-			 ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
+			 ret == -EFBIG ? "larger than 1 MiB" : file_strerror(ret));
+		return -EINVAL;
+	}
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		int line = 1;
+
+		for (const char *c = text; c < nul; c++)
+			line += *c == '\n';
+		snprintf(err, errlen, "%.3800s line %d: a NUL byte; give a text file (a NUL would end the file there)",
+			 path, line);
+		free(text);
 		return -EINVAL;
 	}
 	ret = stepfile_parse(text, path, sf, err, errlen);

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "bench/cli/opts.h"
+#include "bench/sweep/pgvalue.h"
 #include "io/rng.h"
 
 static bool valid_name(const char *s, size_t len)
@@ -25,66 +26,43 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
-/* Units PostgreSQL takes after a number: memory in bytes, time in µs. */
-static const struct {
-	const char *name;
-	double scale;
-	char kind;
-} units[] = {
-	{ "B", 1, 'b' }, { "kB", 0x1p10, 'b' }, { "MB", 0x1p20, 'b' }, { "GB", 0x1p30, 'b' },
-	{ "TB", 0x1p40, 'b' }, { "us", 1, 't' }, { "ms", 1e3, 't' }, { "s", 1e6, 't' },
-	{ "min", 6e7, 't' }, { "h", 3.6e9, 't' }, { "d", 8.64e10, 't' },
-};
-
-/* A number with an optional unit as "<kind><value>" in KEY; false if V is none. */
-static bool number_key(const char *v, char *key, size_t len)
-{
-	const char *p = v + (*v == '+' || *v == '-');
-	char *end;
-	double x;
-
-	if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
-	    (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
-		return false;
-	x = strtod(v, &end);
-	while (*end == ' ')
-		end++;
-	if (!isfinite(x))
-		return false;
-	if (!*end) {
-		snprintf(key, len, "n%.17g", x == 0 ? 0.0 : x);
-		return true;
-	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].name)) {
-			snprintf(key, len, "%c%.17g", units[i].kind, x == 0 ? 0.0 : x * units[i].scale);
-			return true;
-		}
-	return false;
-}
-
 /*
  * The value V as the server would take it, as far as can be told without
- * asking it: numbers by value (1, 01, +1 and 1.0 are one; 1MB and 1024kB,
- * 1s and 1000ms too), on/true/yes and off/false/no, and other words without
- * regard to case (enum values are read so).
+ * asking it, into KEY: a number by what it counts (1, +1 and 1.0 are one;
+ * 1MB and 1024kB, 1s and 1000ms, 0x10 and 16 too; 010MB is 8MB, memory
+ * settings being integers, for which a leading 0 is octal), on/true/yes and
+ * off/false/no, and other words without regard to case (enum values are
+ * read so). A number that an integer setting and a real one read as two
+ * values (010: eight or ten) has no key: -EINVAL, with ERR saying both.
  */
-static void value_key(const char *v, char *key, size_t len)
+static int value_key(const char *v, const char *label, char *key, size_t len, char *err, size_t errlen)
 {
 	static const char *const on[] = { "on", "true", "yes", NULL }, *const off[] = { "off", "false", "no", NULL };
+	struct pgvalue in, re;
+	bool is_in = pgvalue_int(v, &in), is_re = pgvalue_real(v, &re);
 	size_t i;
 
-	if (number_key(v, key, len))
-		return;
+	if (is_in && is_re && in.unit != PGVALUE_BYTES && (in.x != re.x || in.unit != re.unit)) {
+		snprintf(err, errlen, "%s: '%s' is %.17g to an integer setting (a leading 0 is octal) and %.17g to a real one; write the number without the leading 0 (or in hex, 0x)",
+			 label, v, in.x, re.x);
+		return -EINVAL;
+	}
+	if (is_in || is_re) {
+		const struct pgvalue *n = is_in ? &in : &re;
+
+		snprintf(key, len, "%c%.17g", (char)n->unit, n->x);
+		return 0;
+	}
 	for (i = 0; on[i]; i++)
 		if (!strcasecmp(v, on[i]) || !strcasecmp(v, off[i])) {
 			snprintf(key, len, "%s", !strcasecmp(v, on[i]) ? "on" : "off");
-			return;
+			return 0;
 		}
 	for (i = 0; v[i] && i + 2 < len; i++)
 		key[i + 1] = (char)tolower((unsigned char)v[i]);
 	key[0] = 'w';
 	key[i + 1] = '\0';
+	return 0;
 }
 
 /* No value given twice, written alike or not. LABEL names the list. */
@@ -93,9 +71,10 @@ static int check_twice(const struct sweep_setting *st, const char *label, char *
 	char a[SWEEP_VALUE_MAX + 32], b[SWEEP_VALUE_MAX + 32];
 
 	for (int i = 0; i < st->nvalues; i++) {
-		value_key(st->values[i], a, sizeof(a));
+		if (value_key(st->values[i], label, a, sizeof(a), err, errlen) < 0)
+			return -EINVAL;
 		for (int k = 0; k < i; k++) {
-			value_key(st->values[k], b, sizeof(b));
+			value_key(st->values[k], label, b, sizeof(b), err, errlen);
 			if (strcmp(a, b))
 				continue;
 			if (!strcmp(st->values[k], st->values[i]))
@@ -133,16 +112,30 @@ static int add_values(struct sweep_setting *st, const char *list, const char *la
 	}
 }
 
-/* Whole numbers 0..1000 written the one way (no sign, no leading zero), so
- * that 1, 01 and +1 cannot run one value three times. */
+int sweep_check_eic(const char *label, const char *v, char *err, size_t errlen)
+{
+	struct pgvalue in, re;
+	char shown[200];
+	long long x;
+
+	if (opts_parse_ll(v, 0, 1000, &x) == 0)
+		return 0;
+	opts_escape(v, shown, sizeof(shown));
+	if (!pgvalue_int(v, &in) || in.unit != PGVALUE_PLAIN || in.x != rint(in.x) || in.x < 0 || in.x > 1000)
+		snprintf(err, errlen, "%s: '%s' is not allowed; give a whole number from 0 to 1000", label, shown);
+	else if (pgvalue_real(v, &re) && re.x != in.x)
+		snprintf(err, errlen, "%s: '%s' is not written plainly; the server reads it as %.0f (a leading 0 is octal): give %.0f",
+			 label, shown, in.x, in.x);
+	else
+		snprintf(err, errlen, "%s: '%s' is not written plainly; give %.0f", label, shown, in.x);
+	return -EINVAL;
+}
+
 static int check_eic(const struct sweep_setting *st, const char *label, char *err, size_t errlen)
 {
-	long long v;
-
-	for (int i = 0; i < st->nvalues; i++) {
-		if (opts_parse_ll(st->values[i], 0, 1000, &v) < 0)
-			return opts_ll_error(label, st->values[i], 0, 1000, err, errlen);
-	}
+	for (int i = 0; i < st->nvalues; i++)
+		if (sweep_check_eic(label, st->values[i], err, errlen) < 0)
+			return -EINVAL;
 	return 0;
 }
 

@@ -71,10 +71,20 @@ struct sweep_plan {
  * Add "NAME=V1,V2,..." to the grid. Values of effective_io_concurrency must
  * be whole numbers 0..1000 written plainly; other names must look like
  * setting names (the server checks them later). No value may be given twice,
- * also not written another way (01 and 1, 1MB and 1024kB, on and true,
- * Fsync and fsync). -EINVAL with ERR naming the value ("--set SPEC: ...").
+ * also not written another way as the server reads it (+1 and 1, 1MB and
+ * 1024kB, 010MB and 8MB, 0x10 and 16, on and true, Fsync and fsync); a
+ * number an integer and a real setting would read as two values (010) is
+ * refused. -EINVAL with ERR naming the value ("--set SPEC: ...").
  */
 int sweep_grid_add(struct sweep_grid *g, const char *spec, char *err, size_t errlen);
+/*
+ * The one check of every value of effective_io_concurrency, from --eic,
+ * --set and sweep files: a whole number 0..1000 written plainly (no sign,
+ * blank, leading 0, fraction or exponent). 0, or -EINVAL with ERR ("LABEL:
+ * 'V' ...") giving the plain form of a number the server would take, as
+ * it would read it (010 is 8 to it).
+ */
+int sweep_check_eic(const char *label, const char *v, char *err, size_t errlen);
 /* The same for effective_io_concurrency's LIST as --eic gives it ("--eic LIST: ..."). */
 int sweep_grid_add_eic(struct sweep_grid *g, const char *list, char *err, size_t errlen);
 

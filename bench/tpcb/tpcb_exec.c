@@ -297,7 +297,7 @@ int64_t tpcb_exec_sleep_us(struct tpcb_client *c, const struct tpcb_tx *tx)
 	long long usec;
 
 	if (k->sleep_slot < 0)
-		return k->amount * k->unit_us;
+		return k->amount > 0 ? k->amount * k->unit_us : 0;
 	v = &c->vars[k->sleep_slot];
 	if (!v->set) {
 		tpcb_c_abort(c, "aborted in command %d (sleep) of script %d; sleep: undefined variable \"%s\"",
@@ -305,10 +305,19 @@ int64_t tpcb_exec_sleep_us(struct tpcb_client *c, const struct tpcb_tx *tx)
 		return -1;
 	}
 	s = tpcb_var_text(v, buf, &n);
-	usec = atoll(s);
+	errno = 0;
+	usec = strtoll(s, NULL, 10);
 	if (usec == 0 && !isdigit((unsigned char)*s)) {
 		tpcb_c_abort(c, "aborted in command %d (sleep) of script %d; sleep: invalid sleep time \"%.60s\" for variable \"%s\"",
 			     tx->pc, tx->script, s, c->ctx->set->names[k->sleep_slot]);
+		return -1;
+	}
+	if (usec <= 0)
+		return 0;	/* a negative time: no sleep, as pgbench */
+	if (errno == ERANGE || usec > TPCB_SLEEP_MAX_US / k->unit_us) {
+		tpcb_c_abort(c, "aborted in command %d (sleep) of script %d (%.200s line %d); sleep: sleep time \"%.60s\" for variable \"%s\" out of range, at most %lld us",
+			     tx->pc, tx->script, tpcb_script_of(c, tx)->name, k->line, s,
+			     c->ctx->set->names[k->sleep_slot], (long long)TPCB_SLEEP_MAX_US);
 		return -1;
 	}
 	return usec * k->unit_us;

@@ -434,6 +434,30 @@ static void read_sizes(PGconn *c, const struct init *in, struct tpcb_init_result
 }
 
 /* The clauses of the options, identifiers quoted by the server's rules. */
+/* Tablespace NAME (OPT names the option): there, and tables may be made in
+ * it by this user; asked before any step, so a wrong one drops nothing. */
+static int check_tablespace(PGconn *c, const struct init *in, const char *opt, const char *name)
+{
+	PGresult *r;
+	bool there, may, global;
+
+	if (!name)
+		return 0;
+	r = pgutil_query(c, sql_text("tpcb/init_tablespace.sql"), 1, &name, in->err, in->errlen);
+	if (!r)
+		return -EIO;
+	there = !strcmp(PQgetvalue(r, 0, 0), "t");
+	may = !strcmp(PQgetvalue(r, 0, 1), "t");
+	global = !strcmp(PQgetvalue(r, 0, 2), "t");
+	PQclear(r);
+	if (there && may && !global)
+		return 0;
+	snprintf(in->err, in->errlen, "%s \"%.200s\": %s; nothing was dropped: give a tablespace of this server (SELECT spcname FROM pg_tablespace) where this user may create tables",
+		 opt, name, !there ? "no such tablespace" : global ? "pg_global holds shared catalogs only" :
+		 "this user may not create tables in it");
+	return -EINVAL;
+}
+
 static int clauses(PGconn *c, struct init *in)
 {
 	const struct tpcb_init_config *cfg = in->cfg;
@@ -582,6 +606,10 @@ int tpcb_init(const struct server *s, const struct tpcb_init_config *cfg,
 	if (!(c = session(&in)))
 		return -EIO;
 	ret = clauses(c, &in);
+	if (ret == 0)
+		ret = check_tablespace(c, &in, "--tablespace", cfg->tablespace);
+	if (ret == 0)
+		ret = check_tablespace(c, &in, "--index-tablespace", cfg->index_tablespace);
 	if (ret == 0 && strchr(steps, 'd'))
 		ret = check_owner(c, &in);
 	if (ret == 0)

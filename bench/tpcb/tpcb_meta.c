@@ -149,7 +149,9 @@ static int compile_set(struct tpcb_scripts *set, const struct tpcb_script *sc, s
 	return expression(set, sc, c, slot, "set", w[0].off + w[0].len, r->end_off, err, errlen);
 }
 
-/* \sleep N[unit] | N unit | :var [unit]; pgbench's rules and words. */
+/* \sleep N[unit] | N unit | :var [unit]; pgbench's rules and words. A
+ * negative time does not sleep (as pgbench); one past TPCB_SLEEP_MAX_US is
+ * refused here (a constant) or aborts the client (a variable's value). */
 static int compile_sleep(struct tpcb_scripts *set, const struct tpcb_script *sc, struct tpcb_cmd *c,
 			 const struct tpcb_raw *r, tpcb_slot_fn slot, char *err, size_t errlen)
 {
@@ -188,7 +190,10 @@ static int compile_sleep(struct tpcb_scripts *set, const struct tpcb_script *sc,
 			unit = a + k;
 			ulen = w[0].len - k;
 		}
+		errno = 0;
 		c->amount = strtoll(a, NULL, 10);
+		if (errno == ERANGE && c->amount > 0)
+			c->amount = INT64_MAX;	/* out of range below (a negative one: no sleep) */
 	}
 	c->unit_us = 1000000;
 	if (unit && ulen == 2 && !strncasecmp(unit, "us", 2))
@@ -198,6 +203,10 @@ static int compile_sleep(struct tpcb_scripts *set, const struct tpcb_script *sc,
 	else if (unit && !(ulen == 1 && (*unit == 's' || *unit == 'S')))
 		return fail(sc, (size_t)(unit - t), "sleep", true, err, errlen,
 			    "unrecognized time unit, must be us, ms or s (%.*s)", (int)ulen, unit);
+	if (c->sleep_slot < 0 && c->amount > TPCB_SLEEP_MAX_US / c->unit_us)
+		return fail(sc, w[0].off, "sleep", true, err, errlen,
+			    "sleep time out of range, at most %lld us (%.*s)", (long long)TPCB_SLEEP_MAX_US,
+			    (int)w[0].len, a);
 	return 0;
 }
 

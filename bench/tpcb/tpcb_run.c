@@ -22,6 +22,7 @@
 
 #include "bench/tpcb/tpcb_thread.h"
 #include "io/clock.h"
+#include "io/file.h"
 
 #define WATCH_SLICE_MS 50
 
@@ -53,10 +54,12 @@ static int open_logs(struct run *r, char *err, size_t errlen)
 		else
 			snprintf(path, sizeof(path), "%s%s%s.%d.%d", dir, *dir ? "/" : "", prefix,
 				 (int)getpid(), i);
-		r->logs[i] = fopen(path, "w");
+		r->logs[i] = file_fopen_write(path);
 		if (!r->logs[i]) {
-			snprintf(err, errlen, "cannot write the log %s: %s", path, strerror(errno));
-			return -errno;
+			int rc = -errno;
+
+			snprintf(err, errlen, "cannot write the log %s: %s", path, file_strerror(rc));
+			return rc;
 		}
 		setvbuf(r->logs[i], NULL, _IOFBF, 1 << 18);
 	}

@@ -440,7 +440,7 @@ int tpcb_scripts_add_file(struct tpcb_scripts *set, const char *path, int w,
 
 	if (ret < 0) {
 		snprintf(err, errlen, "could not open file \"%.200s\": %s; give a script file (-f FILE[@W])",
-			 path, ret == -EFBIG ? "larger than 16 MiB" : strerror(-ret));
+			 path, ret == -EFBIG ? "larger than 16 MiB" : file_strerror(ret));
 		return -EINVAL;
 	}
 	ret = tpcb_scripts_add_text(set, path, text, w, err, errlen);

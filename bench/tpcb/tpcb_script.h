@@ -41,6 +41,10 @@ struct tpcb_seg {
 	int32_t  slot;
 };
 
+/* The longest \sleep, in µs: its nanoseconds fit in 64 bits (about 292
+ * years). A longer one is an error, never a wrap-around. */
+#define TPCB_SLEEP_MAX_US (INT64_MAX / 1000)
+
 struct tpcb_cmd {
 	enum tpcb_cmd_kind kind;
 	int   line;                     /* in its script, from 1 */
@@ -56,7 +60,8 @@ struct tpcb_cmd {
 	char  prepname[16];             /* -M prepared: "P_<its number in the set>" */
 	/* \set: the target; \set, \if, \elif: the expression */
 	int   slot, expr;
-	/* \sleep: a constant, or the variable holding it (slot >= 0), in unit_us */
+	/* \sleep: a constant, or the variable holding it (slot >= 0), in
+	 * unit_us; a negative time sleeps not at all (as pgbench) */
 	int64_t amount, unit_us;
 	int   sleep_slot;
 	/* \if, \elif: where to go when false (the next \elif, \else or \endif) */

@@ -3,7 +3,7 @@
 # line is left out; TPC-B runs (tpcb, confsweep) as tests with their logs,
 # the views; the schema's migrations, also of an older database; bad input.
 . tests/it/lib.sh
-plan 36
+plan 42
 D=$T/pg
 P=54396
 cluster pg $P
@@ -68,8 +68,32 @@ sum=$(md5sum <"$T/s1/trials.jsonl")
 fails 2 "no readable meta.json" "a folder that is no result folder" "$EB" export "$T" --dsn "$DSN"
 fails 2 "give the results database" "no --dsn" "$EB" export "$T/s1"
 fails 2 "give one or more result folders: " "no folder" "$EB" export --dsn "$DSN"
-says_err "a good folder and a bad one: the good one loads" "1 folder(s) loaded, 1 skipped" "$EB" export "$T/s1" "$T/nosuch" --dsn "$DSN"
+fails 2 "1 folder(s) loaded, 1 refused" "a good folder and a bad one: the good one loads, exit 2" "$EB" export "$T/s1" "$T/nosuch" --dsn "$DSN"
 fails 1 "cannot connect" "an unreachable database" "$EB" export "$T/s1" --dsn "host=$T/none password=hunter2"
 out=$("$EB" export "$T/s1" --dsn "host=$T/none password=hunter2" 2>&1)
 same "the password never printed (the refusal is)" "$(echo "$out" | grep -c hunter2),$(echo "$out" | grep -c 'cannot connect')" 0,1
 same "records untouched" "$(md5sum <"$T/s1/trials.jsonl")" "$sum"
+
+# Every message redacted against the connection string: a server that
+# refuses the connection (no such role), the password quoted with a space
+# in it, or bare with a space (libpq names the word after the space).
+out=$("$EB" export "$T/s1" --dsn "host=$D port=$P user=nobody dbname=eicbench password='hunter secretword'" 2>&1)
+same "a refused connection, a quoted password with a space: not printed (the refusal is)" \
+	"$(echo "$out" | grep -c -e hunter -e secretword),$(echo "$out" | grep -c 'role "nobody" does not exist')" 0,1
+out=$("$EB" export "$T/s1" --dsn "host=$D port=$P user=postgres dbname=eicbench password=hunter secretword" 2>&1)
+same "a bare password with a space: neither word printed, libpq's message is" \
+	"$(echo "$out" | grep -c -e hunter -e secretword),$(echo "$out" | grep -c 'missing "=" after "\*\*\*"')" 0,1
+
+# Two folders of one name would share a key (HOST/NAME): the second is
+# refused, naming both, and the first loads.
+mkdir -p "$T/x1" "$T/x2" && cp -r "$T/s2" "$T/x1/dup" && cp -r "$T/s1" "$T/x2/dup"
+fails 2 "refused $T/x2/dup: its key in the results database (HOST/NAME) is that of $T/x1/dup" \
+	"a second folder of the same name is refused, naming both" "$EB" export "$T/x1/dup" "$T/x2/dup" --dsn "$DSN"
+same "... the first one's trials loaded, not the second's over them" "$(q "select count(*) from eicbench.trials where folder_id = '$H/dup'")" 3
+
+# A folder with a field the database refuses does not stop the others.
+mkdir "$T/bad" && jq -c '.started_utc = "not a time"' "$T/s1/meta.json" >"$T/bad/meta.json" && cp "$T/s1/trials.jsonl" "$T/bad/"
+q "delete from eicbench.trials where folder_id = '$H/s2'" >/dev/null
+fails 2 "refused .*invalid input syntax for type timestamp with time zone: \"not a time\"" \
+	"a folder with a wrongly typed field is refused, naming the value" "$EB" export "$T/bad" "$T/s2" --dsn "$DSN"
+same "... and the folder after it still loads" "$(q "select count(*) from eicbench.trials where folder_id = '$H/s2'")" 3

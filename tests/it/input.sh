@@ -5,7 +5,8 @@
 # allowed, and writes nothing: no result folder, no data directory. No
 # cluster is needed: every refusal comes before a server is touched.
 . tests/it/lib.sh
-plan 117
+plan 151
+SRC=$(pwd)     # the checkout: its test fixtures
 cd "$T" || exit 1
 F=$T/file
 head -c 1048576 /dev/zero >"$F"
@@ -74,6 +75,17 @@ refused "--port: '054450' is not written plainly; give 54450" "server init --por
 	"$EB" server init --datadir "$T/pg" --port 054450
 absent "server init made no data directory" "$T/pg"
 
+# Values read as the server reads them: a leading 0 is octal to an integer
+# setting (010MB is 8MB), and every effective_io_concurrency value, from
+# --eic, --set or a sweep file, is checked alike.
+refused "--set work_mem=8MB,010MB: '8MB' and '010MB' are the same value" "sweep --set with 8MB and 010MB" \
+	"$EB" sweep --datadir "$T/pg" --set work_mem=8MB,010MB --out "$T/out"
+refused "--eic 4,010: '010' is not written plainly; the server reads it as 8 (a leading 0 is octal): give 8" "sweep --eic 4,010" \
+	"$EB" sweep --datadir "$T/pg" --eic 4,010 --out "$T/out"
+printf '[a]\neffective_io_concurrency = 16\n[b]\neffective_io_concurrency = 010\n' >"$T/eic.ini"
+refused "$T/eic.ini line 4: effective_io_concurrency: '010' is not written plainly; the server reads it as 8" "confsweep: a sweep file's effective_io_concurrency checked as --eic's" \
+	"$EB" confsweep "$T/eic.ini" --datadir "$T/pg" --out "$T/out"
+
 # Durations bounded, the bound named; no NaN, infinity or exponent.
 refused "--duration: '1e306h' is not allowed; give a duration from 1ms to 24h" "probe --duration 1e306h" \
 	"$EB" probe --file "$F" --duration 1e306h --out "$T/out"
@@ -140,6 +152,70 @@ refused "--dsn: 'host=x\\\\n' holds a control character" "export --dsn with a ne
 refused "result folder: 'a\\\\nb' holds a control character" "report DIR with a newline" \
 	"$EB" report "a${NL}b"
 refused "unknown command 'x\\\\ty'" "an unknown command is shown escaped" "$EB" "x${TAB}y"
+
+# Sweep files read whole: a comment longer than libinih's line (198 bytes
+# a piece) is one comment, its tail never a setting (the old reader took
+# the last piece, 'shared_buffers = 1GB', as one, then the next line as the
+# same setting twice); a NUL byte is refused by its line, not taken as the
+# end of the file.
+awk 'BEGIN { printf "[a]\n; "; for (i = 0; i < 198 * 25 - 2; i++) printf "x";
+	print "shared_buffers = 1GB"; print "shared_buffers = 2GB" }' >"$T/long.ini"
+fails 2 "--datadir '$T/pg' is not a PostgreSQL cluster" "confsweep: a 4970-byte comment is one comment (the file read whole, then the missing cluster named)" \
+	"$EB" confsweep "$T/long.ini" --datadir "$T/pg" --out "$T/out"
+nothing "confsweep with a long comment"
+printf '[a]\nfsync = off\n\000shared_buffers = 1GB\n' >"$T/nul.ini"
+refused "$T/nul.ini line 3: a NUL byte" "confsweep: a NUL byte in the sweep file" \
+	"$EB" confsweep "$T/nul.ini" --datadir "$T/pg" --out "$T/out"
+
+# Files given as input that are no regular file (a FIFO here) are refused
+# at once, named, never waited on (each used to wait for a writer for ever;
+# timeout ends it). A record that cannot be read is bad input too (report
+# exited 1, or waited).
+mkfifo "$T/fifo"
+refused "$T/fifo: cannot read it (not a regular file" "confsweep: a FIFO as the sweep file" \
+	timeout 30 "$EB" confsweep "$T/fifo" --datadir "$T/pg" --out "$T/out"
+refused "could not open file \"$T/fifo\": not a regular file" "tpcb run -f of a FIFO" \
+	timeout 30 "$EB" tpcb run --datadir "$T/pg" -f "$T/fifo" -t 1 --out "$T/out"
+refused "--query '$T/fifo': not a preset (blog, sparse) and not a readable file of at most 1 MiB (not a regular file" "sweep --query of a FIFO" \
+	timeout 30 "$EB" sweep --datadir "$T/pg" --query "$T/fifo" --out "$T/out"
+refused "$T/fifo is not a regular file or block device" "probe --file of a FIFO" \
+	timeout 30 "$EB" probe --file "$T/fifo" --count 8 --out "$T/out"
+cp -r "$SRC/tests/fixtures/sweep/clear" "$T/rf" && rm "$T/rf/trials.jsonl" && mkfifo "$T/rf/trials.jsonl"
+fails 2 "cannot read $T/rf/trials.jsonl: not a regular file" "report: records that are a FIFO, exit 2 at once" \
+	timeout 30 "$EB" report "$T/rf" --no-plot
+rm "$T/rf/trials.jsonl" && mkdir "$T/rf/trials.jsonl"
+fails 2 "cannot read $T/rf/trials.jsonl: not a regular file" "report: records that cannot be read (a folder in their place), exit 2 as its man page says" \
+	"$EB" report "$T/rf" --no-plot
+
+# --out checked before anything else (it was checked only after the server
+# work, and '' meant the default folder): not empty, not a file, not too
+# long; under sudo, only where the user who ran sudo could write.
+refused "--out: '' is no folder; give a new or empty folder" "probe --out ''" \
+	"$EB" probe --file "$F" --count 8 --no-cold --out ''
+refused "--out: '$F' is a file, not a folder" "sweep --out of a file, before the cluster is looked for" \
+	"$EB" sweep --datadir "$T/pg" --out "$F"
+long=$T/$(printf 'x%.0s' $(seq 1 250))/$(printf 'y%.0s' $(seq 1 250))
+while [ ${#long} -lt 4000 ]; do long=$long/$(printf 'z%.0s' $(seq 1 250)); done
+refused "--out: a path of ${#long} bytes is too long; give one of at most 3840 bytes" "run --out too long" \
+	"$EB" run --datadir "$T/pg" --out "$long"
+mkdir "$T/rootonly" "$T/nobody" && chown 65534:65534 "$T/nobody"
+SUDO_UID=65534 SUDO_GID=65534 fails 2 "--out: '$T/rootonly/r/s': the user who ran sudo (uid 65534) may not write in '$T/rootonly'" \
+	"under sudo, --out where that user may not write is refused" "$EB" probe --file "$F" --count 8 --no-cold --out "$T/rootonly/r/s"
+absent "... and nothing made there" "$T/rootonly/r"
+SUDO_UID=65534 SUDO_GID=65534 ok "under sudo, --out in that user's own folder runs" \
+	"$EB" probe --file "$F" --count 8 --no-cold --out "$T/nobody/r/s"
+same "... the folders made are that user's" "$(stat -c %u "$T/nobody/r") $(stat -c %u "$T/nobody/r/s")" "65534 65534"
+
+# Root never writes through a link it did not make: plot.log (it was opened
+# with O_TRUNC, emptying the file the link named) and gnuplot's sweep.svg,
+# planted in a result folder as links to files outside it.
+cp -r "$SRC/tests/fixtures/sweep/clear" "$T/ln" && echo outside >"$T/outside" && ln -s "$T/outside" "$T/ln/plot.log"
+says "report: plot.log a link to a file outside: the plots are refused, saying why" \
+	"plots failed: cannot write $T/ln/plot.log: a symbolic link, never written through" "$EB" report "$T/ln"
+same "... the file outside unchanged" "$(cat "$T/outside")" outside
+rm "$T/ln/plot.log" && ln -s "$T/outside" "$T/ln/sweep.svg"
+says "report: sweep.svg a link: refused, saying why" "$T/ln/sweep.svg is a symbolic link, never written through" "$EB" report "$T/ln"
+same "... the file outside unchanged" "$(cat "$T/outside")" outside
 
 # Positional folders: each once.
 refused "result folder: '$T/a' is given twice; give each once" "compare A A" \

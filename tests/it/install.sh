@@ -6,7 +6,7 @@
 # CPPFLAGS and LDFLAGS reach the compile and link lines, -Werror is on
 # unless WERROR=0, and nothing is forced with override.
 . tests/it/lib.sh
-plan 27
+plan 32
 top=$(pwd)
 R=$T/root
 P=/usr/local
@@ -51,6 +51,18 @@ else
 	ok "without its scripts the installed program says so" grep -q "plot-sweep.gp not found" "$T/run2.out"
 	mv "$T/scripts.away" "$R$P/share/eicbench/scripts"
 fi
+
+# The test hooks act only in the build tree: the installed program refuses
+# them before anything (a cold cycle used to write "3" into whatever file
+# EICBENCH_DROP_CACHES named); the build tree's takes them.
+cluster pg 54397
+echo untouched >"$T/dc"
+EICBENCH_DROP_CACHES=$T/dc fails 2 "EICBENCH_DROP_CACHES is set, but it is a test hook that only a build of eicbench run from its source tree takes" \
+	"the installed program refuses EICBENCH_DROP_CACHES" "$B" server cold --datadir "$T/pg"
+same "... the file it names untouched" "$(cat "$T/dc")" untouched
+EICBENCH_FAULT=x fails 2 "EICBENCH_FAULT is set, but it is a test hook" "... and EICBENCH_FAULT" "$B" report "$T/sweep"
+EICBENCH_DROP_CACHES=$T/dc ok "the build tree's program takes it" "$top/eicbench" server cold --datadir "$T/pg"
+same "... and writes there instead of /proc/sys/vm/drop_caches" "$(head -n 1 "$T/dc")" 3
 cd "$top" || exit 1
 
 ok "make uninstall DESTDIR=$R" mk uninstall DESTDIR="$R"

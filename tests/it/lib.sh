@@ -8,6 +8,10 @@ EB=${EB:-$(pwd)/eicbench}
 # The host's free page reporting is left as it is (tests/it/pagereport.sh
 # checks the pause, which gives memory back first: seconds for each sweep).
 export EICBENCH_PAGE_REPORTING=keep
+# Under sudo, --out is checked as the user who ran sudo, and what is
+# written is given to them; the tests write into their own root's folders,
+# so they run as plain root (tests/it/input.sh sets these itself).
+unset SUDO_UID SUDO_GID
 T=$(mktemp -d /var/tmp/eicbench-it.XXXXXX)
 chmod 755 "$T"
 n=0            # checks made, of every kind

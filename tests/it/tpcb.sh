@@ -7,7 +7,7 @@
 # retries under serializable isolation, logs, bad input, and a server
 # stopped in the middle of a run.
 . tests/it/lib.sh
-plan 154
+plan 160
 D=$T/pg
 P=54396
 cluster pg $P
@@ -157,6 +157,20 @@ printf '\\set y :nowhere + 1\n' >"$T/unk.sql"
 fails 2 "unk.sql:1:8: undefined variable \"nowhere\"" "an unknown variable is refused" run -f "$T/unk.sql" -t 1
 fails 2 "total script weight must not be zero" "a weight of 0 on every script is refused" run -b se@0 -f "$T/r.sql@0" -t 1
 fails 2 "could not open file \"$T/none.sql\"" "-f of a missing file is refused" run -f "$T/none.sql" -t 1
+# \sleep out of range: a negative time does not sleep (as pgbench; it used
+# to leave the client waiting for ever, so -t never ended); one past 64 bits
+# of nanoseconds is refused, a constant before the run, a variable's value
+# by aborting the client, naming the script and its line.
+printf '\\sleep -5\n\\set t -3\n\\sleep :t ms\nSELECT 1;\n' >"$T/neg.sql"
+same "a negative \\sleep, constant or variable, does not sleep: -t 3 ends at once" \
+	"$(timeout 60 "$EB" tpcb run --datadir "$D" -f "$T/neg.sql" -t 3 -n --json --out "$T/neg" 2>/dev/null | jq -r '"\(.transactions) \(.run_s < 5)"')" "3 true"
+printf 'SELECT 1;\n\\sleep 99999999999999999999 ms\n' >"$T/over.sql"
+fails 2 "over.sql:2:8: sleep time out of range, at most 9223372036854775 us" "a \\sleep past 64 bits is refused before the run, by line" \
+	timeout 60 "$EB" tpcb run --datadir "$D" -f "$T/over.sql" -t 1 -n --out "$T/over"
+printf '\\set t 9223372036854775807\n\\sleep :t\n' >"$T/overv.sql"
+fails 1 "(.*overv.sql line 2); sleep: sleep time \"9223372036854775807\" for variable \"t\" out of range" \
+	"a variable's \\sleep past 64 bits aborts the client, naming the script's line" \
+	timeout 60 "$EB" tpcb run --datadir "$D" -f "$T/overv.sql" -t 1 -n --out "$T/overv"
 ok "-C: a connection per transaction" run -S -C -c 2 -t 10 -n --out "$T/conn"
 same "-C reports pgbench's connection lines" "$(run -S -C -t 3 -n 2>&1 | grep -c -e '^average connection time = ' -e 'including reconnection times')" 2
 
@@ -179,6 +193,16 @@ mkdir -p "$T/ts" && chown postgres "$T/ts" && q "create tablespace ts1 location 
 ok "--tablespace and --index-tablespace" "$EB" tpcb init --datadir "$D" -s 1 --tablespace ts1 --index-tablespace ts1
 same "... the tables and keys there" "$(q "select count(*) from pg_tables where tablespace = 'ts1' and tablename like 'pgbench_%'")/$(q "select count(*) from pg_indexes where tablespace = 'ts1'")" "4/3"
 ok "init back to plain tables before the matrix" "$EB" tpcb init --datadir "$D" -s 1
+# Every input is checked before anything is dropped (a wrong tablespace
+# used to fail only after the tables were gone, and a wrong index tablespace
+# only after they were made again: the same table, not only its rows).
+accounts=$(q "select 'pgbench_accounts'::regclass::oid")
+fails 2 "--tablespace \"nots\": no such tablespace; nothing was dropped" "init --tablespace of no such tablespace is refused" \
+	"$EB" tpcb init --datadir "$D" -s 1 --tablespace nots
+fails 2 "--index-tablespace \"pg_global\": pg_global holds shared catalogs only" "init --index-tablespace pg_global is refused" \
+	"$EB" tpcb init --datadir "$D" -s 1 --index-tablespace pg_global
+same "... and the tables were not dropped: the same pgbench_accounts, every account there" \
+	"$(q "select 'pgbench_accounts'::regclass::oid || ' ' || count(*) from pgbench_accounts")" "$accounts 100000"
 
 # ---- every builtin, protocol and pipeline -----------------------------------
 # -n keeps history across runs, so it must hold every committed transaction.
