@@ -172,7 +172,7 @@ static const struct { const char *name, *value; } relaxed[] = {
 	{ "checkpoint_timeout", "1h" },
 };
 
-static void report(struct load *l, const char *step, double done, double total,
+static void load_progress(struct load *l, const char *step, double done, double total,
 		   const char *unit)
 {
 	if (l->progress)
@@ -265,7 +265,7 @@ static int wait_busy(struct load *l, PGconn **conns, int n, PGconn *mon,
 							       n - busy, n, total, shown);
 
 				if (done > shown)
-					report(l, step, shown = done, total, unit);
+					load_progress(l, step, shown = done, total, unit);
 			}
 			PQclear(r);
 		}
@@ -300,7 +300,7 @@ static int wait_busy(struct load *l, PGconn **conns, int n, PGconn *mon,
 		snprintf(l->err, l->errlen, "interrupted during %s", step);
 		ret = -EINTR;
 	} else if (ret == 0 && mon)
-		report(l, step, total, total, unit);
+		load_progress(l, step, total, total, unit);
 	return ret;
 }
 
@@ -344,7 +344,7 @@ static int copy_rows(struct load *l, PGconn *c)
 		done += k;
 		len = 0;
 		if (clock_now_ms() - last > 200) {
-			report(l, "copy", (double)done, (double)n, "rows");
+			load_progress(l, "copy", (double)done, (double)n, "rows");
 			last = clock_now_ms();
 		}
 		faultpoint("load:copy");
@@ -356,7 +356,7 @@ static int copy_rows(struct load *l, PGconn *c)
 			snprintf(l->err, l->errlen, "interrupted while copying rows");
 		return stopped(l) ? -EINTR : -EIO;
 	}
-	report(l, "copy", (double)done, (double)n, "rows");
+	load_progress(l, "copy", (double)done, (double)n, "rows");
 	if (PQputCopyData(c, trailer, (int)gen_copy_trailer(trailer)) != 1)
 		return -EIO;
 	return copy_end(c, NULL, l->err, l->errlen);
@@ -403,7 +403,7 @@ static int fast_indexes(struct load *l, PGconn *c)
 		ret = -EIO;
 	}
 	if (ret == 0) {
-		report(l, "index", 0, 100, "%");
+		load_progress(l, "index", 0, 100, "%");
 		faultpoint("load:index");
 		ret = wait_busy(l, busy, 2, c, "index", sql_text("dataset/index_progress.sql"),
 				100, "%");
@@ -461,7 +461,7 @@ static int read_sizes(struct load *l, PGconn *c, struct dataset_info *d)
 	return 0;
 }
 
-static int record(struct load *l, PGconn *c, struct dataset_info *d)
+static int save_dataset_info(struct load *l, PGconn *c, struct dataset_info *d)
 {
 	char rows[32], seed[32], *info;
 	const char *p[4];
@@ -498,7 +498,7 @@ static int load_steps(struct load *l, PGconn *c, struct dataset_info *d)
 		d->data_s = (clock_now_ms() - t) / 1e3;
 	}
 	t = clock_now_ms();
-	report(l, "vacuum", 0, 1, "");
+	load_progress(l, "vacuum", 0, 1, "");
 	faultpoint("load:vacuum");
 	if (ret == 0 && stopped(l))
 		ret = -EINTR;
@@ -525,7 +525,7 @@ static int swap_in(struct load *l, PGconn *c, struct dataset_info *d)
 	if (ret == 0)
 		ret = read_sizes(l, c, d);
 	if (ret == 0)
-		ret = record(l, c, d);
+		ret = save_dataset_info(l, c, d);
 	if (ret == 0 && stopped(l))
 		ret = -EINTR;
 	if (ret == 0)
@@ -560,7 +560,7 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 		ret = c ? load_steps(l, c, d) : -EIO;
 	PQfinish(c);
 	t = clock_now_ms();
-	report(l, "finish", 0, 1, "");
+	load_progress(l, "finish", 0, 1, "");
 	if (ret == 0) {
 		ret = relax(l, false);
 	} else {	/* keep the first error; still restore the settings */
@@ -576,7 +576,7 @@ static int load_relaxed(struct load *l, struct dataset_info *d)
 		ret = l->s->external ? 0 : server_sync_dir(l->s->datadir);
 	c = ret == 0 ? session(l) : NULL;
 	if (c) {
-		report(l, "swap", 0, 1, "");
+		load_progress(l, "swap", 0, 1, "");
 		ret = swap_in(l, c, d);
 	}
 	else if (ret == 0)

@@ -110,7 +110,7 @@ static void give_to_dir_owner(int dfd, int fd)
 		(void)!fchown(fd, d.st_uid, d.st_gid);
 }
 
-static int fail(int rc, char *err, size_t errlen, const char *what, const char *path)
+static int lock_failed(int rc, char *err, size_t errlen, const char *what, const char *path)
 {
 	if (rc == -ELOOP)
 		snprintf(err, errlen, "%s: the lock file %s is a symbolic link; it is not followed (remove it)", what, path);
@@ -131,16 +131,16 @@ static int lock_at(const char *dir, const char *name, const char *what, const ch
 
 	l->fd = -1;
 	if ((size_t)snprintf(l->path, sizeof(l->path), "%s/%s", dir, name) >= sizeof(l->path))
-		return fail(-ENAMETOOLONG, err, errlen, what, l->path);
+		return lock_failed(-ENAMETOOLONG, err, errlen, what, l->path);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
-		return fail(-errno, err, errlen, what, l->path);
+		return lock_failed(-errno, err, errlen, what, l->path);
 	fd = open_lock_file(dfd, name);
 	if (fd >= 0)
 		give_to_dir_owner(dfd, fd);
 	close(dfd);
 	if (fd < 0)
-		return fail(fd, err, errlen, what, l->path);
+		return lock_failed(fd, err, errlen, what, l->path);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		char holder[HOLDER_MAX / 2];
@@ -149,7 +149,7 @@ static int lock_at(const char *dir, const char *name, const char *what, const ch
 			read_holder(fd, holder, sizeof(holder));
 			snprintf(err, errlen, "%s is in use: %s", what, holder);
 		} else {
-			fail(rc, err, errlen, what, l->path);
+			lock_failed(rc, err, errlen, what, l->path);
 		}
 		close(fd);
 		return rc;

@@ -23,7 +23,7 @@ static const struct sweep_result *first_rep(const struct run_result *v)
 	return NULL;
 }
 
-static const char *tablespace(const struct run_result *v)
+static const char *measured_tablespace(const struct run_result *v)
 {
 	const char *ts = record_str_at(json_object_get(first_rep(v)->meta, "plan"), "tablespace", "name");
 
@@ -656,7 +656,7 @@ static void apply_box(struct doc *d, const struct run_result *v, const struct re
 {
 	char code[256];
 
-	doc_para(d, "Apply it to your tablespace on this device (here %s held everything):", tablespace(v));
+	doc_para(d, "Apply it to your tablespace on this device (here %s held everything):", measured_tablespace(v));
 	snprintf(code, sizeof(code), "ALTER TABLESPACE <your tablespace on this device>\n  SET (%s = %s);", EIC,
 		 judge_answer(g));
 	doc_code(d, code);
@@ -938,7 +938,7 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g, con
 	}
 	if (f)
 		fclose(f);
-	snprintf(alter, sizeof(alter), "ALTER TABLESPACE %s SET (%s = %s);", tablespace(v), EIC, a ? a : "?");
+	snprintf(alter, sizeof(alter), "ALTER TABLESPACE %s SET (%s = %s);", measured_tablespace(v), EIC, a ? a : "?");
 	for (size_t q = 0; q < g->in.nqueries; q++) {
 		json_object_set_new(fastest, g->names[q], g->d.q[q].fastest == NONE ? json_null() :
 				    value_json(g->values[g->d.q[q].fastest]));
@@ -957,7 +957,7 @@ json_t *verdict_box_json(const struct run_result *v, const struct regret *g, con
 		      "margin", fig(g->in.margin, 4),
 		      "level", fig(g->in.level > 0 ? g->in.level : DECISION_LEVEL, 5),
 		      "rounds", g->rounds,
-		      "tablespace", tablespace(v),
+		      "tablespace", measured_tablespace(v),
 		      "alter", a && g->d.decided ? json_string(alter) : json_null(),
 		      "regret", regret_json(g),
 		      "caveats", caveats(v, g),

@@ -31,7 +31,7 @@ static uint64_t database_bytes(struct runner *r)
 	return n;
 }
 
-static void record(struct runner *rs, int n, json_t *pause)
+static void note_pause(struct runner *rs, int n, json_t *pause)
 {
 	for (int i = 0; i < n; i++) {
 		char err[512];
@@ -60,5 +60,5 @@ void runner_memory_hold(struct runner *rs, int n, struct pagereport_hold *h)
 	for (int i = 0; i < n && !bytes && !keep; i++)
 		bytes = database_bytes(&rs[i]);
 	if ((pause = memhold_take(h, rs[0].cfg.command, "the trials", keep, bytes)))
-		record(rs, n, pause);
+		note_pause(rs, n, pause);
 }

@@ -53,7 +53,7 @@ static const char *comment_start(const char *s, size_t n)
 	return i < n && strchr(INI_START_COMMENT_PREFIXES, s[i]) ? s + i : NULL;
 }
 
-static int fail(struct parse *p, int line, const char *what, const char *name)
+static int stepfile_refused(struct parse *p, int line, const char *what, const char *name)
 {
 	if (!p->err[0])
 		snprintf(p->err, sizeof(p->err), "%.3800s line %d: %s%s%.80s%s", p->sf->path, line, what,
@@ -87,7 +87,7 @@ static char *reader(char *str, int num, void *stream)
 
 		snprintf(what, sizeof(what), "a line of %zu bytes; a line holds at most %d (comments excepted)",
 			 n, num - 2);
-		fail(p, p->line, what, NULL);
+		stepfile_refused(p, p->line, what, NULL);
 		return NULL;
 	} else {
 		memcpy(str, p->at, n);
@@ -112,13 +112,13 @@ static int sweep_option(struct parse *p, const char *key, const char *value)
 
 	for (int i = 0; i < sf->noptions; i++)
 		if (!strcmp(sf->option[i].key, key))
-			return fail(p, p->line, "given twice in [sweep]:", key);
+			return stepfile_refused(p, p->line, "given twice in [sweep]:", key);
 	if (sf->noptions == STEPFILE_MAX_OPTIONS || strlen(key) >= sizeof(sf->option[0].key) ||
 	    strlen(value) >= sizeof(sf->option[0].value))
-		return fail(p, p->line, "too many, too long options in [sweep]:", key);
+		return stepfile_refused(p, p->line, "too many, too long options in [sweep]:", key);
 	if (!strcmp(key, "mode")) {
 		if (strcmp(value, "cumulative") && strcmp(value, "independent"))
-			return fail(p, p->line, "mode must be cumulative or independent, not", value);
+			return stepfile_refused(p, p->line, "mode must be cumulative or independent, not", value);
 		sf->cumulative = !strcmp(value, "cumulative");
 	}
 	snprintf(sf->option[sf->noptions].key, sizeof(sf->option[0].key), "%s", key);
@@ -138,13 +138,13 @@ static int load_item(struct parse *p, struct stepfile_load *l, const char *key, 
 	bool def = !strcmp(key, "define");
 
 	if (!*value)
-		return fail(p, p->line, "no value given to", key);
+		return stepfile_refused(p, p->line, "no value given to", key);
 	if (strlen(value) >= STEPFILE_ITEM_MAX)
-		return fail(p, p->line, "too long a value (at most 255 bytes) for", key);
+		return stepfile_refused(p, p->line, "too long a value (at most 255 bytes) for", key);
 	if (def && l->ndefines == STEPFILE_MAX_DEFINES)
-		return fail(p, p->line, "too many defines (at most 32) in one section:", value);
+		return stepfile_refused(p, p->line, "too many defines (at most 32) in one section:", value);
 	if (!def && l->nscripts == STEPFILE_MAX_SCRIPTS)
-		return fail(p, p->line, "too many scripts (at most 16) in one section:", value);
+		return stepfile_refused(p, p->line, "too many scripts (at most 16) in one section:", value);
 	if (def) {
 		snprintf(l->define[l->ndefines].def, STEPFILE_ITEM_MAX, "%s", value);
 		l->define[l->ndefines++].line = p->line;
@@ -168,7 +168,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		char shown[200];
 
 		opts_escape(opts_has_control(key) ? key : value, shown, sizeof(shown));
-		return fail(p, p->line, "a control character (a tab or other) in", shown);
+		return stepfile_refused(p, p->line, "a control character (a tab or other) in", shown);
 	}
 	if (load_key(key) && !strcmp(section, SWEEP_SECTION))
 		return load_item(p, &p->sf->defaults, key, value);
@@ -179,20 +179,20 @@ static int handler(void *user, const char *section, const char *key, const char 
 	if (!strcmp(section, SWEEP_SECTION))
 		return sweep_option(p, key, value);
 	if (s < 0)
-		return fail(p, p->line, "a setting outside any step:", key);
+		return stepfile_refused(p, p->line, "a setting outside any step:", key);
 	o = &p->own[p->step_of[s]];
 	for (k = 0; k < o->n; k++)
 		if (!strcmp(o->name[k], key))
-			return fail(p, p->line, "set twice in one step:", key);
+			return stepfile_refused(p, p->line, "set twice in one step:", key);
 	if (o->n == SWEEP_MAX_SETTINGS || strlen(key) >= SWEEP_NAME_MAX || strlen(value) >= SWEEP_VALUE_MAX)
-		return fail(p, p->line, "too many settings in one step, or too long:", key);
+		return stepfile_refused(p, p->line, "too many settings in one step, or too long:", key);
 	if (!*value)
-		return fail(p, p->line, "a setting without a value:", key);
+		return stepfile_refused(p, p->line, "a setting without a value:", key);
 	if (!strcmp(key, SWEEP_EIC)) {
 		char why[400];
 
 		if (sweep_check_eic(SWEEP_EIC, value, why, sizeof(why)) < 0)
-			return fail(p, p->line, why, NULL);
+			return stepfile_refused(p, p->line, why, NULL);
 	}
 	snprintf(o->name[o->n], SWEEP_NAME_MAX, "%s", key);
 	snprintf(o->value[o->n], SWEEP_VALUE_MAX, "%s", value);
@@ -223,10 +223,10 @@ static int sections(struct parse *p)
 				b--;
 			if ((size_t)(b - a) >= sizeof(name) || p->nsections > SWEEP_MAX_STEPS ||
 			    (p->nsteps == SWEEP_MAX_STEPS && strncmp(a, SWEEP_SECTION, (size_t)(b - a))))
-				return fail(p, line, "a step's name is too long, or too many steps (at most 64)", NULL), -1;
+				return stepfile_refused(p, line, "a step's name is too long, or too many steps (at most 64)", NULL), -1;
 			snprintf(name, sizeof(name), "%.*s", (int)(b - a), a);
 			if (find_section(p, name) >= 0)
-				return fail(p, line, "a section given twice:", name), -1;
+				return stepfile_refused(p, line, "a section given twice:", name), -1;
 			snprintf(p->section[p->nsections], SWEEP_NAME_MAX, "%s", name);
 			p->step_of[p->nsections] = strcmp(name, SWEEP_SECTION) ? p->nsteps++ : -1;
 			p->section_line[p->nsections++] = line;
@@ -325,7 +325,7 @@ int stepfile_parse(const char *text, const char *name, struct stepfile *sf,
 		int bad = ini_parse_stream(reader, p, handler, p);
 
 		if (bad > 0 && !p->err[0])
-			fail(p, bad, "not INI: give [step name] lines and name = value lines", NULL);
+			stepfile_refused(p, bad, "not INI: give [step name] lines and name = value lines", NULL);
 	}
 	if (!p->err[0] && p->nsteps == 0)
 		snprintf(p->err, sizeof(p->err), "%s: no step; give one [section] per step, each with the settings it sets",

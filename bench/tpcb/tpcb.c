@@ -38,7 +38,7 @@ int tpcb_protocol_parse(const char *s, enum tpcb_protocol *out)
 
 /* ---- checks -------------------------------------------------------------- */
 
-static int bad(char *err, size_t errlen, const char *msg)
+static int tpcb_refused(char *err, size_t errlen, const char *msg)
 {
 	snprintf(err, errlen, "%s", msg);
 	return -EINVAL;
@@ -57,13 +57,13 @@ static int check_counts(const struct tpcb_config *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (c->duration_s > 0 && c->transactions > 0)
-		return bad(err, errlen, "specify either a number of transactions (-t) or a duration (-T), not both");
+		return tpcb_refused(err, errlen, "specify either a number of transactions (-t) or a duration (-T), not both");
 	if (c->duration_s <= 0 && c->transactions <= 0)
-		return bad(err, errlen, "give -T SECONDS or -t TRANSACTIONS (per client)");
+		return tpcb_refused(err, errlen, "give -T SECONDS or -t TRANSACTIONS (per client)");
 	if (c->max_tries < 0)
-		return bad(err, errlen, "--max-tries must be 0 (no limit) or more");
+		return tpcb_refused(err, errlen, "--max-tries must be 0 (no limit) or more");
 	if (c->max_tries == 0 && c->latency_limit_ms <= 0 && c->duration_s <= 0)
-		return bad(err, errlen, "an unlimited number of transaction tries (--max-tries 0) can only be used with --latency-limit or a duration (-T)");
+		return tpcb_refused(err, errlen, "an unlimited number of transaction tries (--max-tries 0) can only be used with --latency-limit or a duration (-T)");
 	return 0;
 }
 
@@ -90,9 +90,9 @@ static int check_pipeline(const struct tpcb_config *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (c->pipeline > 0 && c->protocol == TPCB_SIMPLE)
-		return bad(err, errlen, "--pipeline needs -M extended or -M prepared: libpq's pipeline mode does not take the simple protocol");
+		return tpcb_refused(err, errlen, "--pipeline needs -M extended or -M prepared: libpq's pipeline mode does not take the simple protocol");
 	if (c->pipeline > 0 && c->connect_each)
-		return bad(err, errlen, "--pipeline and -C are both given: a pipeline needs its connection to stay; give one");
+		return tpcb_refused(err, errlen, "--pipeline and -C are both given: a pipeline needs its connection to stay; give one");
 	if (c->pipeline > 0 && (w = waiting_script(c->scripts, false))) {
 		snprintf(err, errlen, "--pipeline keeps several transactions in flight, but script \"%.200s\" waits on the server or a timer (\\gset, \\aset, \\sleep or a pipeline of its own); run it without --pipeline",
 			 w->name);
@@ -109,7 +109,7 @@ static int check_pipeline(const struct tpcb_config *c, char *err, size_t errlen)
 static int check_logs(const struct tpcb_config *c, char *err, size_t errlen)
 {
 	if (c->aggregate_s > 0 && !c->log_dir)
-		return bad(err, errlen, "log aggregation (--aggregate-interval) is allowed only when logging transactions (-l)");
+		return tpcb_refused(err, errlen, "log aggregation (--aggregate-interval) is allowed only when logging transactions (-l)");
 	if (c->aggregate_s > 0 && (c->aggregate_s < 1 || c->aggregate_s != floor(c->aggregate_s))) {
 		snprintf(err, errlen, "--aggregate-interval %g is not allowed; give whole seconds, 1 or more",
 			 c->aggregate_s);
@@ -126,13 +126,13 @@ static int check_logs(const struct tpcb_config *c, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (c->sampling_rate < 0 || c->sampling_rate > 1)
-		return bad(err, errlen, "invalid sampling rate: give --sampling-rate above 0 and at most 1");
+		return tpcb_refused(err, errlen, "invalid sampling rate: give --sampling-rate above 0 and at most 1");
 	if (c->sampling_rate > 0 && !c->log_dir)
-		return bad(err, errlen, "log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
+		return tpcb_refused(err, errlen, "log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
 	if (c->sampling_rate > 0 && c->aggregate_s > 0)
-		return bad(err, errlen, "log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
+		return tpcb_refused(err, errlen, "log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time");
 	if (c->log_prefix && !c->log_dir)
-		return bad(err, errlen, "log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
+		return tpcb_refused(err, errlen, "log file prefix (--log-prefix) is allowed only when logging transactions (-l)");
 	return 0;
 }
 
@@ -143,11 +143,11 @@ static int check_modes(const struct tpcb_config *c, char *err, size_t errlen)
 	if (ret < 0)
 		return ret;
 	if (c->rate_tps < 0 || c->latency_limit_ms < 0 || c->progress_s < 0)
-		return bad(err, errlen, "-R, -L and -P take values above 0");
+		return tpcb_refused(err, errlen, "-R, -L and -P take values above 0");
 	if (c->progress_timestamp && c->progress_s <= 0)
-		return bad(err, errlen, "--progress-timestamp is allowed only under --progress (-P)");
+		return tpcb_refused(err, errlen, "--progress-timestamp is allowed only under --progress (-P)");
 	if (c->wait_bound_s <= 0)
-		return bad(err, errlen, "the wait bound (--timeout) must be above 0");
+		return tpcb_refused(err, errlen, "the wait bound (--timeout) must be above 0");
 	return check_logs(c, err, errlen);
 }
 
@@ -156,7 +156,7 @@ int tpcb_config_check(const struct tpcb_config *cfg, char *err, size_t errlen)
 	int ret;
 
 	if (!cfg->scripts || cfg->scripts->n == 0)
-		return bad(err, errlen, "no script to run");
+		return tpcb_refused(err, errlen, "no script to run");
 	ret = check_counts(cfg, err, errlen);
 	return ret < 0 ? ret : check_modes(cfg, err, errlen);
 }
@@ -189,7 +189,7 @@ static int read_scale(PGconn *c, struct tpcb_target *t, char *err, size_t errlen
 	t->scale = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 	PQclear(r);
 	if (t->scale < 1)
-		return bad(err, errlen, "pgbench_branches is empty: make the tables again with eicbench tpcb init");
+		return tpcb_refused(err, errlen, "pgbench_branches is empty: make the tables again with eicbench tpcb init");
 	r = pgutil_query(c, sql_text("tpcb/partitions.sql"), 0, NULL, err, errlen);
 	if (r && PQntuples(r) == 1) {
 		const char *m = PQgetvalue(r, 0, 0);

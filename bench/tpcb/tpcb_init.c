@@ -399,7 +399,7 @@ static int check_owner(PGconn *c, const struct init *in)
 	return -EINVAL;
 }
 
-static int record(PGconn *c, const struct init *in, const struct tpcb_init_result *out)
+static int save_init_result(PGconn *c, const struct init *in, const struct tpcb_init_result *out)
 {
 	char scale[32], *info;
 	json_t *j = json_pack("{s:I, s:i, s:s, s:b, s:i, s:f, s:f, s:f, s:f, s:f}",
@@ -513,7 +513,7 @@ int tpcb_init_check(const struct tpcb_init_config *cfg, char *err, size_t errlen
 }
 
 /* One step; T is what it is timed into. */
-static int step(PGconn *c, const struct init *in, char s, const char *next,
+static int init_step(PGconn *c, const struct init *in, char s, const char *next,
 		struct tpcb_init_result *out, bool *fused)
 {
 	*fused = false;
@@ -572,7 +572,7 @@ static int run_steps(PGconn *c, const struct init *in, const char *steps,
 			continue;
 		if (n + 1 < sizeof(out->steps))
 			out->steps[n++] = *p;
-		ret = step(c, in, *p, p + 1, out, &fused);
+		ret = init_step(c, in, *p, p + 1, out, &fused);
 		*created |= *p == 't';
 		if (fused) {	/* t and g at once: each timed inside */
 			out->steps[n++] = *++p;
@@ -618,7 +618,7 @@ int tpcb_init(const struct server *s, const struct tpcb_init_config *cfg,
 		ret = run_steps(c, &in, steps, out, &created);
 	out->total_s = (clock_now_ms() - t0) / 1e3;
 	if (ret == 0 && created)
-		ret = record(c, &in, out);
+		ret = save_init_result(c, &in, out);
 	if (ret == 0)
 		read_sizes(c, &in, out);
 	PQfinish(c);

@@ -30,7 +30,7 @@ static const struct {
 };
 
 /* "FILE:LINE:COL: MSG in command "NAME"", and with CARET the line and a caret. */
-static int fail(const struct tpcb_script *sc, size_t off, const char *cmd, bool caret,
+static int meta_failed(const struct tpcb_script *sc, size_t off, const char *cmd, bool caret,
 		char *err, size_t errlen, const char *fmt, ...)
 {
 	char msg[512], line[256];
@@ -126,7 +126,7 @@ static int expression(struct tpcb_scripts *set, const struct tpcb_script *sc, st
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret < 0)
-		return fail(sc, from + pe.offset, cmd, true, err, errlen, "%s", pe.msg);
+		return meta_failed(sc, from + pe.offset, cmd, true, err, errlen, "%s", pe.msg);
 	return 0;
 }
 
@@ -139,9 +139,9 @@ static int compile_set(struct tpcb_scripts *set, const struct tpcb_script *sc, s
 	int n = words(sc->text, r->args_off, r->end_off, w, 1);
 
 	if (n == 0)
-		return fail(sc, r->off, "set", true, err, errlen, "missing argument");
+		return meta_failed(sc, r->off, "set", true, err, errlen, "missing argument");
 	if (!tpcb_valid_name(sc->text + w[0].off, w[0].len))
-		return fail(sc, w[0].off, "set", true, err, errlen, "invalid variable name: \"%.*s\"",
+		return meta_failed(sc, w[0].off, "set", true, err, errlen, "invalid variable name: \"%.*s\"",
 			    (int)(w[0].len < 60 ? w[0].len : 60), sc->text + w[0].off);
 	if ((c->slot = slot(set, sc->text + w[0].off, w[0].len)) < 0)
 		return -ENOMEM;
@@ -161,9 +161,9 @@ static int compile_sleep(struct tpcb_scripts *set, const struct tpcb_script *sc,
 	int n = words(t, r->args_off, r->end_off, w, 3);
 
 	if (n < 1)
-		return fail(sc, r->off, "sleep", true, err, errlen, "missing argument");
+		return meta_failed(sc, r->off, "sleep", true, err, errlen, "missing argument");
 	if (n > 2)
-		return fail(sc, w[2].off, "sleep", true, err, errlen, "too many arguments");
+		return meta_failed(sc, w[2].off, "sleep", true, err, errlen, "too many arguments");
 	a = t + w[0].off;
 	if (n == 2) {
 		unit = t + w[1].off;
@@ -174,17 +174,17 @@ static int compile_sleep(struct tpcb_scripts *set, const struct tpcb_script *sc,
 
 		if (w[0].len < 2 || (c->sleep_slot = slot_of(&x, a + 1, w[0].len - 1)) < 0)
 			return c->sleep_slot == -ENOMEM ? -ENOMEM :
-			       fail(sc, w[0].off, "sleep", true, err, errlen, "missing variable name");
+			       meta_failed(sc, w[0].off, "sleep", true, err, errlen, "missing variable name");
 	} else {
 		if (a[k] == '+' || a[k] == '-')
 			k++;
 		if (k >= w[0].len || !isdigit((unsigned char)a[k]))
-			return fail(sc, w[0].off, "sleep", true, err, errlen,
+			return meta_failed(sc, w[0].off, "sleep", true, err, errlen,
 				    "invalid sleep time, must be an integer (%.*s)", (int)w[0].len, a);
 		while (k < w[0].len && isdigit((unsigned char)a[k]))
 			k++;
 		if (k < w[0].len && n == 2)
-			return fail(sc, w[0].off, "sleep", true, err, errlen,
+			return meta_failed(sc, w[0].off, "sleep", true, err, errlen,
 				    "invalid sleep time, must be an integer (%.*s)", (int)w[0].len, a);
 		if (k < w[0].len) {	/* "10ms": number and unit in one word */
 			unit = a + k;
@@ -201,10 +201,10 @@ static int compile_sleep(struct tpcb_scripts *set, const struct tpcb_script *sc,
 	else if (unit && ulen == 2 && !strncasecmp(unit, "ms", 2))
 		c->unit_us = 1000;
 	else if (unit && !(ulen == 1 && (*unit == 's' || *unit == 'S')))
-		return fail(sc, (size_t)(unit - t), "sleep", true, err, errlen,
+		return meta_failed(sc, (size_t)(unit - t), "sleep", true, err, errlen,
 			    "unrecognized time unit, must be us, ms or s (%.*s)", (int)ulen, unit);
 	if (c->sleep_slot < 0 && c->amount > TPCB_SLEEP_MAX_US / c->unit_us)
-		return fail(sc, w[0].off, "sleep", true, err, errlen,
+		return meta_failed(sc, w[0].off, "sleep", true, err, errlen,
 			    "sleep time out of range, at most %lld us (%.*s)", (long long)TPCB_SLEEP_MAX_US,
 			    (int)w[0].len, a);
 	return 0;
@@ -222,9 +222,9 @@ int tpcb_meta_compile(struct tpcb_scripts *set, struct tpcb_script *sc, struct t
 		k++;
 	if (k == nn) {
 		if (!strcasecmp(r->name, "shell") || !strcasecmp(r->name, "setshell"))
-			return fail(sc, r->off, r->name, true, err, errlen,
+			return meta_failed(sc, r->off, r->name, true, err, errlen,
 				    "\\%s is not supported by eicbench: give the value with \\set or -D", r->name);
-		return fail(sc, r->off, r->name, true, err, errlen, "invalid command");
+		return meta_failed(sc, r->off, r->name, true, err, errlen, "invalid command");
 	}
 	c->kind = names[k].kind;
 	switch (c->kind) {
@@ -238,7 +238,7 @@ int tpcb_meta_compile(struct tpcb_scripts *set, struct tpcb_script *sc, struct t
 		return compile_sleep(set, sc, c, r, slot, err, errlen);
 	default:
 		if (words(sc->text, r->args_off, r->end_off, w, 1) > 0)
-			return fail(sc, w[0].off, names[k].name, true, err, errlen, "unexpected argument");
+			return meta_failed(sc, w[0].off, names[k].name, true, err, errlen, "unexpected argument");
 		if (c->kind != TPCB_ELSE && c->kind != TPCB_ENDIF)
 			sc->waits = true;
 		return 0;
@@ -254,10 +254,10 @@ int tpcb_meta_gset(struct tpcb_scripts *set, struct tpcb_script *sc, const struc
 	int n = words(sc->text, r->args_off, r->end_off, w, 1);
 
 	if (!c || c->kind != TPCB_SQL || c->gset != TPCB_NO_GSET)
-		return fail(sc, r->off, NULL, false, err, errlen, "\\%s must follow an SQL command",
+		return meta_failed(sc, r->off, NULL, false, err, errlen, "\\%s must follow an SQL command",
 			    aset ? "aset" : "gset");
 	if (n > 1)
-		return fail(sc, w[1].off, r->name, true, err, errlen, "too many arguments");
+		return meta_failed(sc, w[1].off, r->name, true, err, errlen, "too many arguments");
 	c->gset = aset ? TPCB_ASET : TPCB_GSET;
 	c->prefix = n ? strndup(sc->text + w[0].off, w[0].len) : strdup("");
 	set->any_gset = sc->waits = true;
