@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,6 +310,12 @@ static void sizes_and_seconds(void **state)
 	assert_int_equal(opts_parse_seconds("3 s", &s), -EINVAL);
 	assert_int_equal(opts_parse_seconds("0.25", &s), 0);
 	assert_float_equal(s, 0.25, 1e-12);
+	assert_int_equal(opts_parse_seconds("150us", &s), 0);
+	assert_true(fabs(s - 150e-6) < 1e-12);
+	assert_int_equal(opts_parse_seconds("2\xc2\xb5s", &s), 0);
+	assert_true(fabs(s - 2e-6) < 1e-12);
+	assert_int_equal(opts_parse_seconds("40ns", &s), 0);
+	assert_true(fabs(s - 40e-9) < 1e-15);
 	assert_int_equal(opts_parse_seconds("500ms", &s), 0);
 	assert_float_equal(s, 0.5, 1e-12);
 	assert_int_equal(opts_parse_seconds("1e306h", &s), -EINVAL);

@@ -140,8 +140,8 @@ int opts_parse_bool(const char *s)
 
 int opts_parse_seconds(const char *s, double *out)
 {
-	static const char *const names[] = { "", "s", "ms", "m", "min", "h", NULL };
-	static const double scales[] = { 1, 1, 1e-3, 60, 60, 3600 };
+	static const char *const names[] = { "", "s", "ms", "us", "\xc2\xb5s", "ns", "m", "min", "h", NULL };
+	static const double scales[] = { 1, 1, 1e-3, 1e-6, 1e-6, 1e-9, 60, 60, 3600 };
 	const char *suf;
 	double scale, v;
 

@@ -117,8 +117,9 @@ int opts_ll_error(const char *what, const char *s, long long min, long long max,
 		  char *err, size_t errlen);
 /* Sizes: plain digits and a suffix (b, k, m, g, t; kb, kib, ...; any case). */
 int opts_parse_size(const char *s, uint64_t *out);
-/* Durations: a decimal number ("30", "1.5", "0.25"; no sign, exponent or
- * leading zero but "0.") and a suffix (ms, s, m, min, h; none: s). */
+/* Durations, one grammar for every option that takes one: a decimal
+ * number ("30", "1.5", "0.25"; no sign, exponent or leading zero but "0.")
+ * and a suffix (ns, us, µs, ms, s, m, min, h; none: s). */
 int opts_parse_seconds(const char *s, double *out);
 /* A decimal number as above, finite. REST NULL: S must end after it; else
  * *REST is what follows it (a suffix). 0 or -EINVAL. */

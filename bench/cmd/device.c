@@ -43,7 +43,7 @@ static const struct opt_desc device_table[] = {
 	{ "mount", OPT_STR, offsetof(struct device_opts, mount), 0, 0, "DIR", NULL,
 	  "an empty folder to mount the device on" },
 	{ "latency", OPT_STR, offsetof(struct device_opts, latency), 0, 0, "TIME", NULL,
-	  "each read's service time, 0 to 10s (us, ms or s: 2ms, 150us)" },
+	  "each read's service time, 0 to 10s (ns, us, ms or s: 2ms, 150us)" },
 	{ "jitter", OPT_STR, offsetof(struct device_opts, jitter), 0, 0, "PCT", "0%",
 	  "the latency varies uniformly by up to this share, 0% to 99%, from --seed" },
 	{ "parallel", OPT_INT, offsetof(struct device_opts, parallel), 1, MODEL_MAX_PARALLEL, "N", "1",
@@ -82,18 +82,14 @@ static const struct opt_desc device_table[] = {
 
 static int parse_latency(const char *s, uint64_t *ns, char *err, size_t len)
 {
-	static const char *const units[] = { "ns", "us", "µs", "ms", "s", NULL };
-	static const double scale[] = { 1, 1e3, 1e3, 1e6, 1e9 };
-	const char *rest;
-	double v;
+	double sec;
 
-	if (s && opts_parse_decimal(s, &v, &rest) == 0)
-		for (int i = 0; units[i]; i++)
-			if (!strcmp(rest, units[i]) && v * scale[i] <= (double)MODEL_MAX_LATENCY_NS) {
-				*ns = (uint64_t)(v * scale[i] + 0.5);
-				return 0;
-			}
-	snprintf(err, len, "--latency: '%s' is not a service time from 0 to 10s; give a decimal number and a unit, us, ms or s (2ms, 150us, 0ms)",
+	/* the grammar of every duration (opts_parse_seconds), 0 to 10 s */
+	if (s && opts_parse_seconds(s, &sec) == 0 && sec * 1e9 <= (double)MODEL_MAX_LATENCY_NS) {
+		*ns = (uint64_t)(sec * 1e9 + 0.5);
+		return 0;
+	}
+	snprintf(err, len, "--latency: '%s' is not a service time from 0 to 10s; give a decimal number and a unit, ns, us, ms or s (2ms, 150us, 0ms; none: s)",
 		 s ? s : "");
 	return -EINVAL;
 }
