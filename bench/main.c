@@ -109,7 +109,6 @@ int main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	lock_set_holder(argc, argv);
-	datadir_export_scripts();
 	for (int i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return cli_stop_status(commands[i].run(argc - 2, argv + 2));

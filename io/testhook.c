@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const hooks[] = { "EICBENCH_DROP_CACHES", "EICBENCH_FAULT", NULL };
+static const char *const hooks[] = { "EICBENCH_DROP_CACHES", "EICBENCH_FAULT", "EICBENCH_SCRIPTS", NULL };
 
 /* Does DIR (or its parent) hold io/testhook.c? */
 static bool source_beside(const char *dir)

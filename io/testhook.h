@@ -1,7 +1,8 @@
 /*
  * testhook: environment variables that exist for the tests only
  * (EICBENCH_DROP_CACHES: the file a cold cycle writes "3" into instead of
- * /proc/sys/vm/drop_caches; EICBENCH_FAULT: stop at a named point). They
+ * /proc/sys/vm/drop_caches; EICBENCH_FAULT: stop at a named point;
+ * EICBENCH_SCRIPTS: the gnuplot scripts' folder, which root would run). They
  * act only in a program run from its build tree: the folder of the running
  * executable (or its parent, for tests/) holds this module's source,
  * io/testhook.c. An installed eicbench never has that beside it (only

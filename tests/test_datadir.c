@@ -1,7 +1,8 @@
 /*
  * test_datadir: the data folder of a program in tests/ of a checkout is the
- * checkout (its parent folder holds scripts/plot-sweep.gp); EICBENCH_SCRIPTS
- * is pointed at its scripts/ unless set already; a sweep file is read as
+ * checkout (its parent folder holds scripts/plot-sweep.gp), where the
+ * plots find their scripts (EICBENCH_SCRIPTS, in the build tree, names
+ * another folder); a sweep file is read as
  * given when it exists, else from the data folder as NAME or sweeps/NAME,
  * from any working directory.
  */
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "bench/cli/datadir.h"
+#include "bench/report/plot.h"
 #include "tests/fixture.h"
 
 static char top[PATH_MAX];	/* the checkout: the tests run from there */
@@ -32,18 +34,19 @@ static void finds_the_checkout(void **state)
 	assert_int_equal(datadir_find(dir, 4), -ENOENT);	/* no room: not found, never cut */
 }
 
-static void exports_the_scripts(void **state)
+/* The plots' scripts come from the data folder; EICBENCH_SCRIPTS names
+ * another folder, taken in the build tree (a test hook: io/testhook.h). */
+static void finds_the_scripts(void **state)
 {
-	char want[PATH_MAX + 16];
+	char path[PATH_MAX], want[PATH_MAX + 32];
 
 	(void)state;
 	unsetenv("EICBENCH_SCRIPTS");
-	assert_int_equal(datadir_export_scripts(), 0);
-	snprintf(want, sizeof(want), "%s/scripts", top);
-	assert_string_equal(getenv("EICBENCH_SCRIPTS"), want);
-	setenv("EICBENCH_SCRIPTS", "/elsewhere", 1);
-	assert_int_equal(datadir_export_scripts(), 0);
-	assert_string_equal(getenv("EICBENCH_SCRIPTS"), "/elsewhere");
+	assert_int_equal(plot_find_script("plot-sweep.gp", path, sizeof(path)), 0);
+	snprintf(want, sizeof(want), "%s/scripts/plot-sweep.gp", top);
+	assert_string_equal(path, want);
+	setenv("EICBENCH_SCRIPTS", "/nosuch", 1);
+	assert_int_equal(plot_find_script("plot-sweep.gp", path, sizeof(path)), -ENOENT);
 	unsetenv("EICBENCH_SCRIPTS");
 }
 
@@ -80,7 +83,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finds_the_checkout),
-		cmocka_unit_test(exports_the_scripts),
+		cmocka_unit_test(finds_the_scripts),
 		cmocka_unit_test(sweep_files),
 	};
 

@@ -66,19 +66,6 @@ int datadir_find(char *dir, size_t len)
 	return holds(EICBENCH_SHAREDIR, dir, len) ? 0 : -ENOENT;
 }
 
-int datadir_export_scripts(void)
-{
-	char dir[PATH_MAX], scripts[PATH_MAX + 16];
-	const char *set = getenv("EICBENCH_SCRIPTS");
-
-	if (set && *set)
-		return 0;
-	if (datadir_find(dir, sizeof(dir)) < 0)
-		return -ENOENT;
-	snprintf(scripts, sizeof(scripts), "%s/scripts", dir);
-	return setenv("EICBENCH_SCRIPTS", scripts, 1) < 0 ? -errno : 0;
-}
-
 void datadir_sweep_file(const char *name, char *path, size_t len)
 {
 	static const char *const subs[] = { "", "sweeps/", NULL };

@@ -18,10 +18,6 @@ const char *datadir_docs(void);
  * none of the places above holds the gnuplot scripts. */
 int datadir_find(char *dir, size_t len);
 
-/* Point EICBENCH_SCRIPTS, which the plots read, at the data folder's
- * scripts/ unless it is set already. 0, or -ENOENT (left unset). */
-int datadir_export_scripts(void);
-
 /* The sweep file NAME as given when it exists; else, for a relative NAME,
  * the data folder's NAME or sweeps/NAME when one exists. PATH receives the
  * one to read (NAME itself when none is found, so the reader says why). */

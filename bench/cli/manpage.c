@@ -202,7 +202,7 @@ static void environment(FILE *out, const char *extra)
 	tagged(out, extra);
 	tagged(out, "EICBENCH_CACHE\tthe build cache where scripts/build-pg.sh installs PostgreSQL builds and --pg MAJOR looks (else /var/cache/eicbench as root, else ${XDG_CACHE_HOME:-~/.cache}/eicbench)\n"
 		    "EICBENCH_STATE\tthe state folder: locks and settings journals of --dsn servers (else /var/lib/eicbench as root, else ${XDG_STATE_HOME:-~/.local/state}/eicbench)\n"
-		    "EICBENCH_SCRIPTS\tthe folder of the gnuplot scripts the plots use (else the data folder's scripts/, see FILES)\n"
+		    "EICBENCH_SCRIPTS\tthe folder of the gnuplot scripts the plots use, for the tests: taken only by an eicbench run from its build tree, refused by an installed one (which uses its data folder's scripts/, see FILES)\n"
 		    "PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSFILE\tlibpq completes a --dsn connection string from these, as every libpq program does\n"
 		    "SUDO_UID, SUDO_GID\trun through sudo, result folders are given to that user");
 }

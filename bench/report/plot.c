@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/cli/datadir.h"
 #include "bench/cli/spawn.h"
 #include "bench/record/record.h"
 #include "io/file.h"
+#include "io/testhook.h"
 
 static int readable(char *path, size_t len, const char *dir, const char *sub, const char *name)
 {
@@ -25,12 +27,14 @@ static int readable(char *path, size_t len, const char *dir, const char *sub, co
 
 int plot_find_script(const char *name, char *path, size_t len)
 {
-	const char *env = getenv("EICBENCH_SCRIPTS");
-	char exe[PATH_MAX];
+	const char *env = testhook_getenv("EICBENCH_SCRIPTS");	/* the tests' own, in the build tree only */
+	char exe[PATH_MAX], dir[PATH_MAX];
 	ssize_t n;
 
 	if (env && *env)
 		return readable(path, len, env, "", name) ? 0 : -ENOENT;
+	if (datadir_find(dir, sizeof(dir)) == 0 && readable(path, len, dir, "/scripts", name))
+		return 0;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return -ENOENT;

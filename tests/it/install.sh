@@ -6,7 +6,7 @@
 # CPPFLAGS and LDFLAGS reach the compile and link lines, -Werror is on
 # unless WERROR=0, and nothing is forced with override.
 . tests/it/lib.sh
-plan 32
+plan 33
 top=$(pwd)
 R=$T/root
 P=/usr/local
@@ -61,6 +61,7 @@ EICBENCH_DROP_CACHES=$T/dc fails 2 "EICBENCH_DROP_CACHES is set, but it is a tes
 	"the installed program refuses EICBENCH_DROP_CACHES" "$B" server cold --datadir "$T/pg"
 same "... the file it names untouched" "$(cat "$T/dc")" untouched
 EICBENCH_FAULT=x fails 2 "EICBENCH_FAULT is set, but it is a test hook" "... and EICBENCH_FAULT" "$B" report "$T/sweep"
+EICBENCH_SCRIPTS=$T fails 2 "EICBENCH_SCRIPTS is set, but it is a test hook" "... and EICBENCH_SCRIPTS (root would run gnuplot scripts from any folder)" "$B" report "$T/sweep"
 EICBENCH_DROP_CACHES=$T/dc ok "the build tree's program takes it" "$top/eicbench" server cold --datadir "$T/pg"
 same "... and writes there instead of /proc/sys/vm/drop_caches" "$(head -n 1 "$T/dc")" 3
 cd "$top" || exit 1
