@@ -12,6 +12,11 @@ D=$T/pg
 P=54471
 cluster pg $P
 
+# A hang-up is a terminal's default: the commands below start with SIGHUP
+# at its default even when this script runs with it ignored (under nohup,
+# or a CI runner that ignores it), which a shell cannot undo itself.
+hupdfl="env --default-signal=HUP"
+
 says "load 300000 rows" "^data set: test, major 0..300000 (300001 rows)" "$EB" load --datadir "$D" --rows 300000
 settings=$(settings_of "$D" $P)
 data=$(dataset_of "$D" $P)
@@ -26,7 +31,7 @@ signal() {
 for sig in HUP PIPE; do
 	case $sig in HUP) code=129 ;; PIPE) code=141 ;; esac
 	fault "load: SIG$sig in the copy phase (fsync=off in force)"
-	EICBENCH_FAULT=load:copy "$EB" load --datadir "$D" --rows 300000 --seed 2 --force >/dev/null 2>"$T/l.err" &
+	EICBENCH_FAULT=load:copy $hupdfl "$EB" load --datadir "$D" --rows 300000 --seed 2 --force >/dev/null 2>"$T/l.err" &
 	lp=$!
 	if ! stopped_at $lp; then
 		same "the load got to its copy phase" "$(cat "$T/l.err")" "(stopped there)"
@@ -51,7 +56,7 @@ for point in server:cold sweep:query; do
 		k=$((k + 1))
 		S=$T/s$k
 		fault "sweep: SIG$sig $what"
-		EICBENCH_FAULT=$point@2 "$EB" sweep --datadir "$D" $grid --out "$S" >/dev/null 2>"$S.err" &
+		EICBENCH_FAULT=$point@2 $hupdfl "$EB" sweep --datadir "$D" $grid --out "$S" >/dev/null 2>"$S.err" &
 		sp=$!
 		if ! stopped_at $sp; then
 			same "the sweep got to $point" "$(cat "$S.err")" "(stopped there)"

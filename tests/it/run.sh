@@ -21,7 +21,8 @@ regrets() {
 			(if ($v[0].caveats | any(test("flagged as disturbed .* and kept"))) then [] else
 			 ($v[0].flagged | map(select(.query == $q) | "\(.value) \(.round)")) end) as $out |
 			select(.priming != true and .workload == null) | "\(.settings.effective_io_concurrency) \(.round)" as $k |
-			select(($out | index($k)) | not) | [.settings.effective_io_concurrency, .round, .explain.bitmap.heap_phase.total_ms] | @tsv' \
+			select(($out | index($k)) | not) | [.settings.effective_io_concurrency, .round, (.explain | getpath($unit))] | @tsv' \
+			--argjson unit "$(jq -c 'if .plan.decision_unit == "execution" then ["execution_ms"] else ["bitmap", "heap_phase", "total_ms"] end' "$1/sweep-$q/meta.json")" \
 			"$1/sweep-$q/trials.jsonl" | awk -v q="$q" '
 			{ t[$1, $2] = log($3); if (!($1 in seen)) { seen[$1] = 1; vals[++nv] = $1 } }
 			END { for (i = 1; i <= nv; i++) { v = vals[i]; est = 0
@@ -48,13 +49,16 @@ rule() {
 	fi
 	jq -r '.margin as $m | (.queries | length) as $nq | .regret[] | select((.queries | length) == $nq and ([.queries[] | .runs > 0] | all)) |
 		[.value, ([.queries[].regret] + [1] | max), ([.queries[].lo] + [1] | max), ([.queries[] | .hi // 1e300] + [1] | max), $m] | @tsv' "$1" |
-		sort -n | awk '
+		sort -n | awk -v cur="$(jq -r '.current_setting // ""' "$1")" -v def="$(jq -r '.default // ""' "$1")" '
 		{ v[NR] = $1; w[NR] = $2; lo[NR] = $3; hi[NR] = $4; lim = 1 + $5
 		  if (hi[NR] <= lim && good == "") good = $1; if (lo[NR] <= lim) allbad = 0
+		  if (hi[NR] <= lim && $1 == cur) gcur = $1; if (hi[NR] <= lim && $1 == def) gdef = $1
 		  if (best == "" || $2 < w[bi]) { best = $1; bi = NR }
 		  if (blo == "" || $3 < blo) blo = $3 }
 		BEGIN { allbad = 1 }
-		END { if (good != "") { print good; exit }
+		END { if (gcur != "") { print gcur; exit }	# a tie: what the server ran, the default, the smallest
+		      if (gdef != "") { print gdef; exit }
+		      if (good != "") { print good; exit }
 		      for (i = 1; i <= NR; i++) if (allbad ? hi[i] <= lim * blo : w[i] <= lim) { print v[i]; exit }
 		      print best }'
 }
@@ -173,15 +177,16 @@ ok "a sweep of the run points to the run's cache check" grep -q "ran once for th
 same "the report says what the cache check found, and never that it did not run" \
 	"$(grep -c 'check for caches below this machine did not run' "$R/report.md"),$(grep -c 'blocks of the data set read with O_DIRECT, one at a time' "$R/report.md")" 0,1
 
-# The summary table's heap-phase medians are the records', computed here;
+# The summary table's medians are the records', computed here, in the
+# decision's unit (the whole query's, as run records now);
 # the replays run makes after its sweeps (outside their rounds) are said to
 # be left unused.
 for q in blog sparse; do
 	col=$([ $q = blog ] && echo 4 || echo 8)
 	for v in 0 16; do
-		got=$(awk -v v=$v -v c=$col '/^\| value \| blog heap ms / { on = 1; next } on && $1 == "|" && $2 == v { print $c; exit }' "$R/report.md")
-		same "$q at $v: the heap-phase median is the records'" "$got" \
-			"$(medians "$R/sweep-$q/trials.jsonl" .settings.effective_io_concurrency .explain.bitmap.heap_phase.total_ms | sed -n "s/^$v://p")"
+		got=$(awk -v v=$v -v c=$col '/^\| value \| blog query ms / { on = 1; next } on && $1 == "|" && $2 == v { print $c; exit }' "$R/report.md")
+		same "$q at $v: the whole query's median is the records'" "$got" \
+			"$(medians "$R/sweep-$q/trials.jsonl" .settings.effective_io_concurrency .explain.execution_ms | sed -n "s/^$v://p")"
 	done
 done
 same "each query's replay trials told in the verdict, none said unused" \
@@ -264,7 +269,9 @@ says_err "compare the two runs" "^Written to $T/c: compare.md" "$EB" compare "$R
 same "one table per query" "$(grep -c '^## Query' "$T/c/compare.md")" 2
 # line Q: what the second line of the compare says for query Q, by the
 # rule computed here on its sweep's regret bounds: no recommendation when
-# no value is out; else the value the rule takes, beside the fastest median
+# no value is out, unless the smallest is within the margin (every value
+# alike: decided on it); else the value the rule takes, beside the fastest
+# median
 line() {
 	rm -rf "$T/line" && cp -r "$T/r2/sweep-$1" "$T/line" && "$EB" report "$T/line" --no-plot --format json 2>/dev/null |
 		jq -r '.groups[] | [.effective_io_concurrency, .regret, .regret_lo, .regret_hi] | @tsv' | sort -n >"$T/line.txt"
@@ -273,7 +280,8 @@ line() {
 		awk -F '\t' '
 		{ v[NR] = $1; m[NR] = $2; w[NR] = $3; lo[NR] = $4; hi[NR] = $5; out += $4 > 1.1
 		  if (f == "" || $2 < m[f]) f = NR; if (bw == "" || $3 < w[bw]) bw = NR }
-		END { if (!out) { printf "no recommendation (fastest %s; no value told apart)\n", v[f]; exit }
+		END { if (!out && hi[1] <= 1.1) { printf "recommends %s (fastest %s)\n", v[1], v[f]; exit }	# alike, the smallest within: decided
+		      if (!out) { printf "no recommendation (fastest %s; no value told apart)\n", v[f]; exit }
 		      for (i = 1; i <= NR; i++) if (hi[i] <= 1.1) { printf "recommends %s (fastest %s)\n", v[i], v[f]; exit }
 		      for (i = 1; i <= NR; i++) if (w[i] <= 1.1) { printf "recommends %s (fastest %s)\n", v[i], v[f]; exit }
 		      printf "recommends %s (fastest %s)\n", v[bw], v[f] }'
