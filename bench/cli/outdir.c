@@ -17,8 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* As root under sudo: the invoking user's ids (SUDO_UID, SUDO_GID). */
-static int sudo_ids(uid_t *uid, gid_t *gid)
+int outdir_sudo_ids(uid_t *uid, gid_t *gid)
 {
 	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
 	char *end;
@@ -110,7 +109,7 @@ int outdir_check(const char *flag, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: '%s' is a file, not a folder; give a new or empty folder", flag, shown);
 		return -EINVAL;
 	}
-	if (sudo_ids(&uid, &gid) < 0)
+	if (outdir_sudo_ids(&uid, &gid) < 0)
 		return 0;
 	existing_part(path, part, sizeof(part));
 	if (!user_may_write(part, uid, gid)) {

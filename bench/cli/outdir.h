@@ -10,6 +10,7 @@
 #define BENCH_CLI_OUTDIR_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Room left in a path for the files a result folder holds
  * (".trials.jsonl.tmp.PID" and the like). */
@@ -19,5 +20,9 @@
  * allowed. PATH holds no control character (the option parser refuses
  * those first). */
 int outdir_check(const char *flag, const char *path, char *err, size_t errlen);
+
+/* As root under sudo, the user who ran sudo (SUDO_UID, SUDO_GID, a user
+ * other than root): 0 with the ids, else -1. */
+int outdir_sudo_ids(uid_t *uid, gid_t *gid);
 
 #endif

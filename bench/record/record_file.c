@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/cli/outdir.h"
+
 #define SUFFIX_MAX 999          /* -2 ... -999 when a timestamp is taken */
 
 int record_join(char *out, size_t len, const char *dir, const char *file,
@@ -65,27 +67,12 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* As root under sudo, the user who ran sudo (SUDO_UID, SUDO_GID): results
- * are theirs, so that a later report without root can read and remove
- * them. 0 with the ids, else -1 (files stay the process's). */
+/* As root under sudo, the user who ran sudo: results are theirs, so that a
+ * later report without root can read and remove them. 0 with the ids,
+ * else -1 (files stay the process's). */
 static int invoker(uid_t *uid, gid_t *gid)
 {
-	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
-	char *end;
-	unsigned long a, b;
-
-	if (geteuid() != 0 || !u || !g || !*u || !*g)
-		return -1;
-	errno = 0;
-	a = strtoul(u, &end, 10);
-	if (*end || errno || a == 0 || a > 0x7fffffffUL)
-		return -1;
-	b = strtoul(g, &end, 10);
-	if (*end || errno || b > 0x7fffffffUL)
-		return -1;
-	*uid = (uid_t)a;
-	*gid = (gid_t)b;
-	return 0;
+	return outdir_sudo_ids(uid, gid);
 }
 
 void record_give_fd(int fd)
