@@ -656,7 +656,16 @@ static void apply_box(struct doc *d, const struct run_result *v, const struct re
 {
 	char code[256];
 
-	doc_para(d, "Apply it to your tablespace on this device (here %s held everything):", measured_tablespace(v));
+	const json_t *plan = json_object_get(first_rep(v)->meta, "plan");
+	const char *where = record_str_at(json_object_get(plan, "tablespace"), "location", NULL);
+
+	if (!where)	/* pg_default: the data directory */
+		where = record_str_at(v->meta, "datadir", NULL);
+	if (where)
+		doc_para(d, "Apply it to your tablespace on this device (here %s, in %s, held everything):",
+			 measured_tablespace(v), where);
+	else
+		doc_para(d, "Apply it to your tablespace on this device (here %s held everything):", measured_tablespace(v));
 	snprintf(code, sizeof(code), "ALTER TABLESPACE <your tablespace on this device>\n  SET (%s = %s);", EIC,
 		 judge_answer(g));
 	doc_code(d, code);
