@@ -105,6 +105,27 @@ from  ret = drop_caches(s, s->datadir, t, err, errlen);
 to    ret = 0;
 tests tests/test_server it:server
 
+name  looks-uncorrected
+what  racing's bounds at one look's level however many looks it makes
+file  bench/judge/decision.c
+from  return looks > 1 ? 1 - (1 - DECISION_LEVEL) / looks : DECISION_LEVEL;
+to    return looks > 0 ? DECISION_LEVEL : DECISION_LEVEL;
+tests tests/test_decision
+
+name  tie-smallest-always
+what  a tie broken by the smallest value, what the server ran and the default ignored
+file  bench/judge/decision.c
+from  if (cur < in->nvalues && d->good[cur]) {
+to    if (0 && cur < in->nvalues && d->good[cur]) {
+tests tests/test_decision tests/test_verdict
+
+name  stability-always-agrees
+what  every re-draw of the rounds counted as agreeing with the answer
+file  bench/judge/stability.c
+from  out->agree += stability_agrees(in, d, e->answer);
+to    out->agree++;
+tests tests/test_stability tests/test_verdict
+
 name  load-keeps-relaxed
 what  a load leaves its relaxed durability (fsync off and the rest) in force
 file  bench/dataset/dataset.c
