@@ -142,7 +142,8 @@ static json_t *plan_json(struct runner *r)
 	/* what the verdict and racing compare: the whole query (bench/judge/regret.h) */
 	json_object_set_new(plan, "decision_unit", json_string("execution"));
 	json_object_set_new(plan, "until_separated", json_boolean(r->cfg.until_separated));
-	if (r->cfg.until_separated) {
+	if (r->cfg.until_separated || r->cfg.race) {
+		/* the rounds a race may run: the judge widens its bounds for the looks */
 		json_object_set_new(plan, "max_runs", json_integer(r->cfg.max_runs));
 		json_object_set_new(plan, "budget_s", r->cfg.budget_s > 0 ? json_real(r->cfg.budget_s) : json_null());
 	}

@@ -1,6 +1,6 @@
 # The cold sweep on a real throwaway cluster: records, plan check, resume, bad input.
 . tests/it/lib.sh
-plan 117
+plan 118
 D=$T/pg
 P=54394
 cluster pg $P
@@ -170,6 +170,7 @@ says "--race --prime" "^Written to $T/s9: summary.csv" "$EB" sweep --datadir "$D
 same "it says its trial count once for the first 3 rounds and once per added round" \
 	"$(grep -c '^eicbench sweep: [0-9]* trials (' "$T/.says.err")" "$(($(jq .plan.runs "$T/s9/meta.json") - 2))"
 same "one priming trial, recorded as such" "$(jq -s '[.[] | select(.priming == true)] | length' "$T/s9/trials.jsonl")" 1
+same "a race records the rounds it may run, for the judge's looks" "$(jq -c '[.plan.max_runs, .plan.racing.from_round]' "$T/s9/meta.json")" "[5,3]"
 same "and its key apart from the plan's" "$(jq -r 'select(.priming == true) | .trial_key | startswith("priming=")' "$T/s9/trials.jsonl")" true
 same "every recorded trial of the plan once" "$(jq -r 'select(.priming != true) | .trial_key' "$T/s9/trials.jsonl" | sort -u | wc -l)" \
 	"$(jq -r '.plan.trial_keys | length' "$T/s9/meta.json")"
