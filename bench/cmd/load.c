@@ -85,10 +85,12 @@ void cmd_load_said(const struct dataset_info *d, bool json)
 	       d->heap_bytes / 1048576.0, d->pkey_bytes / 1048576.0,
 	       d->minor_bytes / 1048576.0, d->total_bytes / 1048576.0);
 	print_where(d);
+	if (d->classes_added)
+		printf("classes:  the query classes' indexes and statistics added in %.1f s\n", d->classes_s);
 	if (d->reused)
 		return;
-	printf("times:    prepare %.1f s, data %.1f s, indexes %.1f s, vacuum %.1f s, finish %.1f s; total %.1f s\n",
-	       d->prepare_s, d->data_s, d->index_s, d->vacuum_s, d->finish_s, d->total_s);
+	printf("times:    prepare %.1f s, data %.1f s, indexes %.1f s, classes %.1f s, vacuum %.1f s, finish %.1f s; total %.1f s\n",
+	       d->prepare_s, d->data_s, d->index_s, d->classes_s, d->vacuum_s, d->finish_s, d->total_s);
 }
 
 static int parse(struct load_opts *o, int argc, char **argv, struct dataset_cfg *dc)

@@ -47,8 +47,8 @@ static const struct opt_desc sweep_table[] = {
 	  NULL, "vary a setting too (repeatable: several make a grid)" },
 	{ "runs", OPT_INT, offsetof(struct sweep_opts, runs), 1, 1000, "N", "3",
 	  "rounds: every combination runs once per round" },
-	{ "query", OPT_STR, offsetof(struct sweep_opts, query), 0, 0, "blog|sparse|FILE",
-	  "blog", "the post's query, a sparse one, or a file holding one SELECT" },
+	{ "query", OPT_STR, offsetof(struct sweep_opts, query), 0, 0, "CLASS|FILE",
+	  "blog", "a query class (" QUERY_PRESETS ") or a file holding one SELECT" },
 	{ "out", OPT_OUT, offsetof(struct sweep_opts, out), 0, 0, "DIR",
 	  "results/<UTC>-sweep", "result folder (new or empty)" },
 	{ "resume", OPT_STR, offsetof(struct sweep_opts, resume), 0, 0, "DIR",
@@ -90,7 +90,7 @@ static const struct opt_desc sweep_table[] = {
 	{ 0 }
 };
 
-#define USAGE "eicbench sweep [--datadir DIR] [--eic LIST] [--runs N] [--query blog|sparse|FILE]\n" \
+#define USAGE "eicbench sweep [--datadir DIR] [--eic LIST] [--runs N] [--query CLASS|FILE]\n" \
 	"                      [--set NAME=V1,V2 ...] [--out DIR] [--resume DIR] [--warm] [--until-separated]"
 
 

@@ -48,7 +48,8 @@ struct dataset_info {
 	uint64_t  heap_bytes, pkey_bytes, minor_bytes, total_bytes;
 	char      ts_name[128];          /* where it lives: the tablespace ... */
 	char      ts_location[PATH_MAX]; /* ... and its folder */
-	double    prepare_s, data_s, index_s, vacuum_s, finish_s, total_s;
+	double    prepare_s, data_s, index_s, classes_s, vacuum_s, finish_s, total_s;
+	bool      classes_added;         /* a reused set got the classes' indexes */
 	int       server_version;
 };
 

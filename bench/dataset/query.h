@@ -1,6 +1,7 @@
 /*
  * query: the one loader of the query a sweep or a probe runs. A preset name
- * (blog, sparse: sql/query/NAME.sql) or a file of at most 1 MiB holding one
+ * (a query class: sql/query/NAME.sql, on the shapes sql/dataset/classes.sql
+ * gives the data set) or a file of at most 1 MiB holding one
  * SELECT (or WITH ... SELECT) statement; trailing blanks and one ';' are
  * dropped. The rules are the same for every command; a command that needs
  * more of the text (the probe's "SELECT * FROM name") checks that itself.
@@ -25,6 +26,23 @@ struct query {
  */
 int query_load(const char *spec, struct query *q, char *err, size_t errlen);
 void query_free(struct query *q);
+
+/* The presets, and the classes run measures by default (every preset). */
+#define QUERY_PRESETS "scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog"
+#define QUERY_CLASSES "scattered-0.1,scattered-1,scattered-5,sparse,runs-16,runs-128,blog"
+#define QUERY_CLASSES_QUICK "scattered-1,sparse,runs-16,blog"
+
+/* A preset: a query class, by the share of the heap pages it reads and how
+ * they cluster. */
+struct query_class {
+	const char *name;
+	const char *label;         /* in words, for tables */
+	double      page_share;    /* of the heap pages, by design */
+	double      per_1e8_s;     /* a cold query's time per 100M rows, roughly */
+};
+
+/* The class named NAME, or NULL. */
+const struct query_class *query_class_of(const char *name);
 
 /* Is SPEC a preset's name? */
 int query_is_preset(const char *spec);

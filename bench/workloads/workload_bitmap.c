@@ -109,11 +109,11 @@ static int follow_tablespace(struct runner *r, const struct bitmap_cfg *b, char 
 	return 0;
 }
 
-/* Plain EXPLAIN with the first combination's settings. */
-static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
+/* Plain EXPLAIN with the first combination's settings, into F. */
+static int explain_once(struct runner *r, PGconn *c, struct explain_figures *f,
+			char *err, size_t errlen)
 {
 	struct bitmap_cfg *b = cfg_of(r);
-	struct explain_figures f;
 	char *sql = bitmap_explain_sql("sweep/explain_plan.sql", b->q.text);
 	PGresult *res = NULL;
 	int ret = sql ? bitmap_session(r, c, 0, err, errlen) : -ENOMEM;
@@ -122,14 +122,41 @@ static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
 		ret = -EIO;
 	free(sql);
 	if (ret == 0)
-		ret = explain_parse(PQgetvalue(res, 0, 0), &f, err, errlen);
+		ret = explain_parse(PQgetvalue(res, 0, 0), f, err, errlen);
 	PQclear(res);
+	if (ret == 0 && strstr(f->node_types, "ModifyTable")) {
+		snprintf(err, errlen, "the query writes (its plan has a ModifyTable node: a data-modifying WITH?); trials run EXPLAIN ANALYZE, which would execute it: give a query that only reads");
+		explain_free(f);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* The planner's own plan first, under the session's cost settings; when it
+ * is not the one Bitmap Heap Scan a sweep measures and forcing is allowed,
+ * the other scans are switched off, and the sweep is marked forced. On
+ * --resume the recorded choice stands. */
+static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
+{
+	struct bitmap_cfg *b = cfg_of(r);
+	bool may_force = b->force_bitmap;
+	struct explain_figures f;
+	int ret;
+
+	if (!r->resumed)
+		b->force_bitmap = false;
+	ret = explain_once(r, c, &f, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (strstr(f.node_types, "ModifyTable")) {
-		snprintf(err, errlen, "the query writes (its plan has a ModifyTable node: a data-modifying WITH?); trials run EXPLAIN ANALYZE, which would execute it: give a query that only reads");
-		explain_free(&f);
-		return -EINVAL;
+	if (!r->resumed) {
+		snprintf(b->planner_plan, sizeof(b->planner_plan), "%s", f.node_types);
+		if (may_force && need_bitmap(b, &f, err, errlen) < 0) {
+			explain_free(&f);
+			b->force_bitmap = b->forced = true;
+			ret = explain_once(r, c, &f, err, errlen);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	ret = need_bitmap(b, &f, err, errlen);
 	if (ret == 0)
@@ -242,9 +269,10 @@ static json_t *plan_json(const struct runner *r)
 {
 	const struct bitmap_cfg *b = cfg_of(r);
 
-	return json_pack("{s:s, s:s, s:b, s:b, s:i, s:s, s:o, s:{s:s, s:s, s:o, s:o, s:b}, s:O?}",
+	return json_pack("{s:s, s:s, s:b, s:b, s:b, s:s, s:i, s:s, s:o, s:{s:s, s:s, s:o, s:o, s:b}, s:O?}",
 			 "query", b->q.name, "query_text", b->q.text, "jit", b->jit,
-			 "forced_bitmap", b->force_bitmap, "sample_ms", b->sample_ms,
+			 "forced_bitmap", b->force_bitmap, "forced", b->forced,
+			 "planner_plan", b->planner_plan, "sample_ms", b->sample_ms,
 			 "relation", b->relation, "session", session_json(r),
 			 "tablespace", "relation", b->relation, "name", b->tablespace,
 			 "location", b->tablespace_dir[0] ? json_string(b->tablespace_dir) : json_null(),
@@ -273,6 +301,9 @@ static int resume(struct runner *r, const json_t *plan, char *err, size_t errlen
 	b->q.text = strdup(text);
 	b->jit = json_is_true(json_object_get(plan, "jit"));
 	b->force_bitmap = json_is_true(json_object_get(plan, "forced_bitmap"));
+	b->forced = json_is_true(json_object_get(plan, "forced"));
+	snprintf(b->planner_plan, sizeof(b->planner_plan), "%s",
+		 json_string_value(json_object_get(plan, "planner_plan")) ?: "");
 	b->sample_ms = (int)json_integer_value(json_object_get(plan, "sample_ms"));
 	b->allow_override |= json_is_true(json_object_get(json_object_get(plan, "tablespace"), "override_allowed"));
 	return b->q.text ? 0 : -ENOMEM;

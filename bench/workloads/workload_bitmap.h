@@ -17,6 +17,7 @@
 #include <libpq-fe.h>
 
 #include "bench/dataset/query.h"
+#include "bench/observe/explain.h"
 #include "bench/workloads/workloads.h"
 
 struct bitmap_cfg {
@@ -25,6 +26,9 @@ struct bitmap_cfg {
 	bool jit, force_bitmap, allow_override, no_cache_check;
 	int  sample_ms;                /* 0: 10 */
 	/* found by the check */
+	bool forced;                   /* the bitmap plan is not the planner's own: its
+	                                * other scans were switched off to get it */
+	char planner_plan[EXPLAIN_NODE_TYPES_MAX]; /* the planner's own plan's nodes, unforced */
 	char relation[128];            /* the Bitmap Heap Scan's relation */
 	char tablespace[128];
 	char tablespace_eic[32];       /* the tablespace's own value, or "" */

@@ -1,0 +1,2 @@
+-- Scattered, about 5% of the heap pages, picked at random (classes.sql).
+SELECT * FROM test WHERE ((major::bigint * 2654435761) % 4294967296) < 974000
