@@ -21,6 +21,7 @@
 #include "io/curve.h"
 #include "bench/report/verdict.h"
 #include "bench/report/verdict_box.h"
+#include "bench/report/verdict_classes.h"
 #include "bench/report/verdict_doc.h"
 
 #define F "tests/fixtures/run/"
@@ -63,7 +64,7 @@ static void decide(const struct run_result *v, const char *answer, enum decision
 	struct regret g;
 	char err[512];
 
-	assert_int_equal(judge_storage(v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(v, &g, NULL, err, sizeof(err)), 0);
 	assert_non_null(judge_answer(&g));
 	assert_string_equal(judge_answer(&g), answer);
 	assert_int_equal(g.d.regime, regime);
@@ -249,7 +250,7 @@ static void disturbed(void **state)
 	(void)state;
 	assert_int_equal(run_result_load(F "disturbed", &v, err, sizeof(err)), 0);
 	decide(&v, "32", DECISION_WITHIN, 1);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_int_equal(g.nflags, 1);
 	assert_int_equal(g.flags[0].round, 3);
 	assert_string_equal(g.values[g.flags[0].v], "32");
@@ -275,7 +276,7 @@ static void flagged_out(void **state)
 
 	(void)state;
 	assert_int_equal(run_result_load(F "flagged-out", &v, err, sizeof(err)), 0);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_int_equal(g.nflags, 35);
 	assert_int_equal(g.kept_flagged, 1);
 	assert_int_equal(g.differ, 0);
@@ -300,7 +301,7 @@ static void flagged_value(void **state)
 
 	(void)state;
 	assert_int_equal(run_result_load(F "flagged-value", &v, err, sizeof(err)), 0);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_int_equal(g.nflags, 7);
 	assert_int_equal(g.kept_flagged, 1);
 	assert_true(g.d.complete[4]);	/* 32 is compared, with its flagged runs */
@@ -324,7 +325,7 @@ static void quick_issue(void **state)
 
 	(void)state;
 	assert_int_equal(run_result_load(F "quick-issue", &v, err, sizeof(err)), 0);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_string_equal(g.values[v64], "64");
 	assert_false(g.d.good[v64]);
 	assert_false(g.d.decided);
@@ -352,7 +353,7 @@ static void racing(void **state)
 	(void)state;
 	/* concurrency-bound: 32 decided; 64 above it, the smaller ones out */
 	assert_int_equal(run_result_load(F "partial", &v, err, sizeof(err)), 0);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_int_equal(decision_race(&g.in, &g.d, why, by), 5);
 	assert_int_equal(why[5], DECISION_ABOVE);               /* 64 */
 	for (int k = 0; k < 4; k++)
@@ -365,7 +366,7 @@ static void racing(void **state)
 	 * worst than 4 can and is nobody's reference, so it leaves; 0, blog's
 	 * fastest, stays; 16, 32 and 64 are above the decided answer */
 	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_int_equal(decision_race(&g.in, &g.d, why, by), 4);
 	assert_int_equal(why[1], DECISION_OUT);
 	assert_string_equal(g.values[by[1]], "4");
@@ -393,7 +394,7 @@ static void joined(void **state)
 	expect(text, "every value ran every round from the one it joined in");
 	expect(text, "The grid was refined on the ladder 0, 1, 4, 16, 32, 64:");
 	free(text);
-	assert_int_equal(judge_storage(&v, &g, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &g, NULL, err, sizeof(err)), 0);
 	assert_int_equal(g.njoins, 1);
 	j = verdict_box_json(&v, &g, NULL);
 	a = json_object_get(j, "joined");
@@ -484,6 +485,115 @@ static void decided_once(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static char *box_of_judged(struct judgement *j, int *lines);
+static char *flat(char *text);
+
+/* Set PATH (dotted, objects made as needed) in sweep Q's meta of J to X (stolen). */
+static void meta_set(struct judgement *j, const char *q, const char *path, json_t *x)
+{
+	json_t *o = NULL;
+	char part[64];
+
+	for (int i = 0; i < j->run.nq; i++)
+		if (!strcmp(j->run.q[i].name, q))
+			o = j->run.q[i].rep.meta;
+	assert_non_null(o);
+	for (;;) {
+		size_t n = strcspn(path, ".");
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, path);
+		if (!path[n]) {
+			json_object_set_new(o, part, x);
+			return;
+		}
+		if (!json_is_object(json_object_get(o, part)))
+			json_object_set_new(o, part, json_object());
+		o = json_object_get(o, part);
+		path += n + 1;
+	}
+}
+
+static int q_of(const struct judgement *j, const char *q)
+{
+	for (int i = 0; i < j->run.nq; i++)
+		if (!strcmp(j->run.q[i].name, q))
+			return i;
+	return -1;
+}
+
+/* The classes the answer stands on: on the disagree fixture (blog fastest
+ * at 0, sparse at 32, 4 the least worst case), each class gets the
+ * override that serves it; a class whose plan was forced is left out and
+ * the answer is the other's own, said in the box, unless forced plans are
+ * asked for; a weight of 0 leaves a class out, and unequal weights move the
+ * answer at a price toward the heavier class. */
+static void classes_counted(void **state)
+{
+	struct judgement *j = calloc(1, sizeof(*j));
+	char err[1024], *box;
+	const char *a;
+	int lines;
+	json_t *o, *c;
+	(void)state;
+
+	assert_non_null(j);
+	assert_int_equal(judge_run(F "disagree", j, err, sizeof(err)), 0);
+	assert_string_equal(judge_answer(&j->storage), "4");
+	assert_int_equal(j->nover, 2);
+	assert_string_equal(j->over[0].value, "0");
+	assert_int_equal(j->over[0].q, q_of(j, "blog"));
+	assert_string_equal(j->over[1].value, "32");
+	assert_true(j->over[1].cost_at_answer > 1.1);
+	o = verdict_classes_json(j);
+	c = json_array_get(o, (size_t)q_of(j, "sparse"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "override"), "value")), "32");
+	assert_true(json_is_true(json_object_get(c, "counted")));
+	json_decref(o);
+
+	/* blog's bitmap plan forced: sparse alone decides, no override */
+	meta_set(j, "blog", "plan.forced", json_true());
+	meta_set(j, "blog", "plan.planner_plan", json_string("Seq Scan"));
+	assert_int_equal(judge_loaded(j), 0);
+	assert_false(j->counted[q_of(j, "blog")]);
+	assert_true(j->counted[q_of(j, "sparse")]);
+	assert_int_equal((int)j->storage.in.nqueries, 1);
+	a = judge_answer(&j->storage);
+	assert_non_null(a);
+	assert_string_equal(a, judge_answer(&j->own[q_of(j, "sparse")]));
+	assert_int_equal(j->nover, 0);
+	box = box_of_judged(j, &lines);
+	expect(flat(box), "Not counted: blog (the planner runs a Seq Scan for it, so its bitmap plan was forced)");
+	free(box);
+
+	/* ... unless forced plans count */
+	meta_set(j, "blog", "plan.racing.include_forced", json_true());
+	meta_set(j, "sparse", "plan.racing.include_forced", json_true());
+	assert_int_equal(judge_loaded(j), 0);
+	assert_true(j->counted[q_of(j, "blog")]);
+	assert_string_equal(judge_answer(&j->storage), "4");
+
+	/* a weight of 0 leaves sparse out: blog's own answer */
+	meta_set(j, "blog", "plan.racing.weights", json_pack("{s:f, s:f}", "blog", 1.0, "sparse", 0.0));
+	meta_set(j, "sparse", "plan.racing.weights", json_pack("{s:f, s:f}", "blog", 1.0, "sparse", 0.0));
+	assert_int_equal(judge_loaded(j), 0);
+	assert_false(j->counted[q_of(j, "sparse")]);
+	assert_string_equal(judge_answer(&j->storage), judge_answer(&j->own[q_of(j, "blog")]));
+
+	/* blog weighs 4 times sparse: the least worst case moves below 4 */
+	meta_set(j, "blog", "plan.racing.weights", json_pack("{s:f, s:f}", "blog", 4.0, "sparse", 1.0));
+	meta_set(j, "sparse", "plan.racing.weights", json_pack("{s:f, s:f}", "blog", 4.0, "sparse", 1.0));
+	assert_int_equal(judge_loaded(j), 0);
+	assert_true(j->counted[q_of(j, "sparse")] && j->counted[q_of(j, "blog")]);
+	assert_true(strtol(judge_answer(&j->storage), NULL, 10) < 4);
+	/* and sparse weighing 4 times blog moves it above */
+	meta_set(j, "blog", "plan.racing.weights", json_pack("{s:f, s:f}", "blog", 1.0, "sparse", 4.0));
+	meta_set(j, "sparse", "plan.racing.weights", json_pack("{s:f, s:f}", "blog", 1.0, "sparse", 4.0));
+	assert_int_equal(judge_loaded(j), 0);
+	assert_true(strtol(judge_answer(&j->storage), NULL, 10) > 4);
+	judge_free(j);
+	free(j);
+}
+
 /* The answer's stability in the box and the JSON: a real quick run whose
  * rounds answer 64 or 0 is a close call naming both; a clear one is said
  * to hold on a second run. */
@@ -569,12 +679,12 @@ static void whole_query_unit(void **state)
 
 	assert_int_equal(run_result_load(F "disagree", &v, err, sizeof(err)), 0);
 	assert_false(regret_whole_query(&v.q[0].rep));
-	assert_int_equal(judge_storage(&v, &heap, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &heap, NULL, err, sizeof(err)), 0);
 	assert_string_equal(judge_answer(&heap), "4");
 	for (int i = 0; i < v.nq; i++)
 		json_object_set_new(json_object_get(v.q[i].rep.meta, "plan"), "decision_unit", json_string("execution"));
 	assert_true(regret_whole_query(&v.q[0].rep));
-	assert_int_equal(judge_storage(&v, &whole, err, sizeof(err)), 0);
+	assert_int_equal(judge_storage(&v, &whole, NULL, err, sizeof(err)), 0);
 	assert_string_equal(judge_answer(&whole), "0");
 	/* 0's regret in sparse: 1.46x of the whole query where its heap phase
 	 * was over 2x */
@@ -585,27 +695,22 @@ static void whole_query_unit(void **state)
 	run_result_free(&v);
 }
 
-/* The text of the box of run folder DIR: the lines between "== The
- * verdict" and the rule that closes it, wrapped as printed (78 columns),
- * and their count in *LINES. */
-static char *box_of(const char *dir, int *lines)
+/* The text of J's box: the lines between "== The verdict" and the rule
+ * that closes it, wrapped as printed (78 columns), and their count in
+ * *LINES. */
+static char *box_of_judged(struct judgement *j, int *lines)
 {
-	struct judgement *j = calloc(1, sizeof(*j));
 	struct doc d = { 0 };
-	char err[1024], *buf = NULL, *start, *end;
+	char *buf = NULL, *start, *end;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	assert_non_null(j);
 	assert_non_null(f);
-	assert_int_equal(judge_run(dir, j, err, sizeof(err)), 0);
 	assert_true(j->decided);
 	verdict_document(j, &d);
 	assert_int_equal(doc_text_out(&d, f), 0);
 	fclose(f);
 	doc_free(&d);
-	judge_free(j);
-	free(j);
 	start = strstr(buf, "\n== The verdict ==");
 	assert_non_null(start);
 	start = strchr(start + 1, '\n') + 1;
@@ -619,9 +724,23 @@ static char *box_of(const char *dir, int *lines)
 	for (char *p = buf, *nl; *p; p = nl + 1) {	/* every line within 80 columns */
 		nl = strchr(p, '\n');
 		if (nl - p > 80)
-			fail_msg("%s: a box line of %d columns: %.*s", dir, (int)(nl - p), (int)(nl - p), p);
+			fail_msg("%s: a box line of %d columns: %.*s", j->run.dir, (int)(nl - p), (int)(nl - p), p);
 	}
 	return buf;
+}
+
+/* The same of run folder DIR. */
+static char *box_of(const char *dir, int *lines)
+{
+	struct judgement *j = calloc(1, sizeof(*j));
+	char err[1024], *box;
+
+	assert_non_null(j);
+	assert_int_equal(judge_run(dir, j, err, sizeof(err)), 0);
+	box = box_of_judged(j, lines);
+	judge_free(j);
+	free(j);
+	return box;
 }
 
 /* TEXT with its lines joined (a copy, kept to the next call), for phrases that may wrap. */
@@ -747,6 +866,7 @@ int main(void)
 		cmocka_unit_test(tie_said),
 		cmocka_unit_test(real_quick),
 		cmocka_unit_test(box_for_a_dba),
+		cmocka_unit_test(classes_counted),
 		cmocka_unit_test(json_whose),
 	};
 

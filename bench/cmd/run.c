@@ -24,6 +24,7 @@
 #include "bench/cli/stop.h"
 #include "bench/cmd/cmd.h"
 #include "bench/cmd/run.h"
+#include "bench/dataset/query.h"
 #include "bench/pg/lock.h"
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
@@ -49,8 +50,12 @@ static const struct opt_desc run_table[] = {
 	  "print the verdict as JSON (schema 1, docs/verdict.schema.json) instead of text" },
 	{ "budget", OPT_SECONDS, offsetof(struct run_opts, budget_s), 0, 7 * 86400, "TIME", "none",
 	  "each sweep starts no new round after this much time (at most 7 days; not with --quick)" },
-	{ "query", OPT_STR, offsetof(struct run_opts, query), 0, 0, "LIST", "blog,sparse",
-	  "the query presets to sweep, comma-separated" },
+	{ "query", OPT_STR, offsetof(struct run_opts, query), 0, 0, "LIST", "every class (--quick: " QUERY_CLASSES_QUICK ")",
+	  "the query classes to sweep, comma-separated: " QUERY_PRESETS },
+	{ "weights", OPT_STR, offsetof(struct run_opts, weights), 0, 0, "CLASS=W,...", "1 each",
+	  "how much each class weighs in the answer for the storage: 0 leaves it out; where no value is within the margin in every class, a class's regret counts to the power of its weight over the largest" },
+	{ "include-forced", OPT_FLAG, offsetof(struct run_opts, include_forced), 0, 0, NULL, NULL,
+	  "let classes whose bitmap plan had to be forced (the planner chose another) count in the answer" },
 	{ "depth", OPT_STR, offsetof(struct run_opts, depths), 0, 0, "LIST",
 	  RUN_DEPTHS " (--quick: " RUN_DEPTHS_QUICK ")", "reads in flight for the device's curve, as probe --depth",
 	  .alias = "depths" },
@@ -70,7 +75,7 @@ static const struct opt_desc run_table[] = {
 };
 
 #define USAGE "eicbench run [--datadir DIR | --dsn CONNINFO --restart-cmd CMD] [--rows N] [--eic LIST]\n" \
-	"                    [--runs N] [--query blog,sparse] [--tablespace-dir DIR] [--quick] [--out DIR | --resume DIR]"
+	"                    [--runs N] [--query CLASSES] [--tablespace-dir DIR] [--quick] [--out DIR | --resume DIR]"
 
 static int run_failed(int ret, const char *msg)
 {
@@ -81,19 +86,19 @@ static int run_failed(int ret, const char *msg)
 
 static int split_queries(struct run *r, char *err, size_t errlen)
 {
-	const char *p = r->o.query ? r->o.query : "blog,sparse";
+	const char *p = r->o.query ? r->o.query : r->o.quick ? QUERY_CLASSES_QUICK : QUERY_CLASSES;
 
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		char *q = r->queries[r->nqueries];
 
 		if (n == 0 || n >= sizeof(r->queries[0]) || r->nqueries == RUN_MAX_QUERIES) {
-			snprintf(err, errlen, "--query '%s': give preset names (blog, sparse), comma-separated, each once", r->o.query);
+			snprintf(err, errlen, "--query '%s': give class names (" QUERY_PRESETS "), comma-separated, each once", r->o.query);
 			return -EINVAL;
 		}
 		snprintf(q, sizeof(r->queries[0]), "%.*s", (int)n, p);
-		if (strcmp(q, "blog") && strcmp(q, "sparse")) {
-			snprintf(err, errlen, "--query '%s': '%s' is no preset; give blog, sparse or both", r->o.query, q);
+		if (!query_is_preset(q)) {
+			snprintf(err, errlen, "--query '%s': '%s' is no class; give some of " QUERY_PRESETS, r->o.query, q);
 			return -EINVAL;
 		}
 		for (int i = 0; i < r->nqueries; i++)
@@ -103,6 +108,28 @@ static int split_queries(struct run *r, char *err, size_t errlen)
 			}
 		r->nqueries++;
 		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* --weights: each class named is one the run measures. */
+static int check_weights(struct run *r, char *err, size_t errlen)
+{
+	if (!r->o.weights)
+		return 0;
+	if (class_weights_parse(r->o.weights, &r->weights, err, errlen) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < r->weights.n; i++) {
+		int found = 0;
+
+		for (int q = 0; q < r->nqueries; q++)
+			found |= !strcmp(r->queries[q], r->weights.name[i]);
+		if (!found) {
+			snprintf(err, errlen, "--weights '%s': '%s' is not a class this run measures (--query: %s)",
+				 r->o.weights, r->weights.name[i],
+				 r->o.query ? r->o.query : r->o.quick ? QUERY_CLASSES_QUICK : QUERY_CLASSES);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -133,6 +160,7 @@ static int check_applies(const struct run *r, bool resuming, char *err, size_t e
 			 o->runs ? "runs" : o->max_runs ? "max-runs" : o->budget_s > 0 ? "budget" :
 			 o->margin_pct ? "margin" :
 			 o->query ? "query" : o->depths ? "depth" : o->quick ? "quick" :
+			 o->weights ? "weights" : o->include_forced ? "include-forced" :
 			 o->no_probe ? "no-probe" : o->tablespace_dir ? "tablespace-dir" : NULL))
 		why = "a resumed run goes on with the options it was started with; give --resume DIR and the server's options alone";
 	else if (o->srv.dsn && (bad = o->srv.datadir ? "datadir" : o->srv.pgbin ? "pgbin" : o->srv.pg ? "pg" :
@@ -207,6 +235,8 @@ static int resolve(struct run *r, char *err, size_t errlen)
 	r->refine = o->eic || o->quick ? NULL : RUN_EIC_LADDER;
 	ret = split_queries(r, err, errlen);
 	if (ret == 0)
+		ret = check_weights(r, err, errlen);
+	if (ret == 0)
 		ret = check_lists(r, err, errlen);
 	if (ret == 0)
 		ret = server_resolve(&o->srv, &s, err, errlen);
@@ -233,11 +263,17 @@ static json_t *options_json(const struct run *r)
 {
 	const struct run_opts *o = &r->o;
 	json_t *opts = json_pack("{s:I, s:I, s:s, s:s, s:I, s:I, s:b, s:b, s:s, s:f, s:I}", "rows", (json_int_t)o->rows,
-				 "seed", (json_int_t)o->seed, "eic", r->eic, "query", o->query ? o->query : "blog,sparse",
+				 "seed", (json_int_t)o->seed, "eic", r->eic, "query", o->query ? o->query : o->quick ? QUERY_CLASSES_QUICK : QUERY_CLASSES,
 				 "runs", (json_int_t)o->runs, "max_runs", (json_int_t)o->max_runs,
 				 "quick", o->quick, "no_probe", o->no_probe,
 				 "depths", o->depths ? o->depths : o->quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS,
 				 "budget_s", o->budget_s, "margin_pct", (json_int_t)o->margin_pct);
+
+	if (opts) {
+		json_object_set_new(opts, "include_forced", json_boolean(o->include_forced));
+		if (r->weights.n)
+			json_object_set_new(opts, "weights", class_weights_json(&r->weights));
+	}
 
 	if (opts && o->tablespace_dir)
 		json_object_set_new(opts, "tablespace_dir", json_string(o->tablespace_dir));

@@ -22,16 +22,18 @@
 #define RUN_DEPTHS       "1,2,4,8,16,32,64,128,256"
 #define RUN_DEPTHS_QUICK "1,4,16,64"
 #define RUN_MAX_STEPS    16
+#include "bench/judge/classes.h"
+
 #define RUN_MAX_QUERIES  8
 
 struct run_opts {
 	struct server_cfg srv;
 	long long rows, seed, runs, max_runs;
-	const char *eic, *query, *out, *resume, *depths;
+	const char *eic, *query, *out, *resume, *depths, *weights;
 	const char *tablespace_dir;   /* the data set in a tablespace there; NULL: the default one */
 	double budget_s;
 	long long margin_pct;
-	bool quick, no_probe, json;
+	bool quick, no_probe, json, include_forced;
 	bool keep_page_reporting;     /* a choice for this machine, not the plan's: allowed on --resume */
 };
 
@@ -61,6 +63,7 @@ struct run {
 	char   queries[RUN_MAX_QUERIES][32];
 	int    nqueries;
 	const char *eic;              /* the values swept */
+	struct class_weights weights; /* --weights, parsed (n 0: none given) */
 	const char *refine;           /* the ladder the leader's neighbours join from, or NULL */
 	struct step steps[RUN_MAX_STEPS];
 	int    nsteps;

@@ -19,6 +19,7 @@
 #include "bench/cmd/probe_show.h"
 #include "bench/cmd/run.h"
 #include "bench/dataset/dataset.h"
+#include "bench/dataset/query.h"
 #include "bench/pg/cluster.h"
 #include "bench/pg/lock.h"
 #include "bench/probe/probe_cache.h"
@@ -137,6 +138,7 @@ static void sweep_cfg(const struct run *r, const struct step *st, struct runner 
 		.runs = (int)r->o.runs, .max_runs = (int)r->o.max_runs, .budget_s = r->o.budget_s,
 		/* racing, decided with the run's other queries, round by round */
 		.race = true, .prime = true, .margin = (double)r->o.margin_pct / 100,
+		.include_forced = r->o.include_forced, .weights = r->weights.n ? &r->weights : NULL,
 		.keep_page_reporting = r->o.keep_page_reporting,
 		.peers = (const char *const *)st->peers, .npeers = st->npeers, .refine = r->refine,
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
@@ -260,11 +262,11 @@ static void plan_server(struct run *r)
  * query trial, a priming trial, and the warm timing of the replay's work
  * per page (seven warm runs, about five cold queries' time). A trial is a
  * cold cycle (about 1 s) and the query at the pace of the project's test
- * machines: per 100M rows about 20 s for blog, 4 s for sparse; a query of
- * the user's is taken at 10 s. */
+ * machines (the class's own figure, query.c). */
 static double sweep_estimate_s(const struct run *r, const char *query)
 {
-	double per_1e8 = !strcmp(query, "blog") ? 20 : !strcmp(query, "sparse") ? 4 : 10;
+	const struct query_class *qc = query_class_of(query);
+	double per_1e8 = qc ? qc->per_1e8_s : 10;
 	double query_s = per_1e8 * (double)r->o.rows / 1e8;
 	int values = 1, per_value = r->o.no_probe ? 1 : 2;
 

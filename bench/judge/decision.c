@@ -290,8 +290,18 @@ static int fit_query(const struct decision_input *in, size_t q, struct decision 
 
 /* ---- across queries ---- */
 
-static void worst_case(const struct decision_input *in, struct decision *d)
+/* Regret X of query Q as the worst case at a price counts it: by Q's
+ * weight (the margin within holds in every query alike). */
+static double weighed(const struct decision_input *in, size_t q, double x)
 {
+	return in->weight && in->weight[q] != 1 ? pow(x, in->weight[q]) : x;
+}
+
+/* Each value's worst case over the queries; by their weights when WEIGH. */
+static void worst_case(const struct decision_input *in, struct decision *d, int weigh)
+{
+	const struct decision_input plain = { .weight = NULL };
+
 	for (size_t v = 0; v < in->nvalues; v++) {
 		d->complete[v] = in->nqueries > 0;
 		d->worst[v] = d->worst_lo[v] = d->worst_hi[v] = 1;
@@ -302,9 +312,9 @@ static void worst_case(const struct decision_input *in, struct decision *d)
 				d->complete[v] = 0;
 				continue;
 			}
-			d->worst[v] = fmax(d->worst[v], c->est);
-			d->worst_lo[v] = fmax(d->worst_lo[v], c->lo);
-			d->worst_hi[v] = fmax(d->worst_hi[v], c->hi);
+			d->worst[v] = fmax(d->worst[v], weighed(weigh ? in : &plain, q, c->est));
+			d->worst_lo[v] = fmax(d->worst_lo[v], weighed(weigh ? in : &plain, q, c->lo));
+			d->worst_hi[v] = fmax(d->worst_hi[v], weighed(weigh ? in : &plain, q, c->hi));
 		}
 	}
 }
@@ -366,7 +376,8 @@ static int cheap_against(const struct decision_input *in, const struct decision 
 	double limit = 1 + in->margin;
 
 	for (size_t q = 0; q < in->nqueries; q++)
-		if (!(d->cell[q][v].hi <= limit * d->worst_lo[u]) && !(d->pair_hi[q][v][u] <= limit))
+		if (!(weighed(in, q, d->cell[q][v].hi) <= limit * d->worst_lo[u]) &&
+		    !(weighed(in, q, d->pair_hi[q][v][u]) <= limit))
 			return 0;
 	return 1;
 }
@@ -478,7 +489,7 @@ int decision_make(const struct decision_input *in, struct decision *d)
 		if (ret < 0)
 			return ret;
 	}
-	worst_case(in, d);
+	worst_case(in, d, 0);
 	for (size_t v = 0; v < in->nvalues; v++) {
 		d->good[v] = d->complete[v] && d->worst_hi[v] <= limit;
 		d->bad[v] = d->complete[v] && d->worst_lo[v] > limit;
@@ -496,6 +507,8 @@ int decision_make(const struct decision_input *in, struct decision *d)
 		int bad[DECISION_MAX_VALUES], near[DECISION_MAX_VALUES];
 
 		memcpy(bad, d->bad, sizeof(bad));
+		if (in->weight)
+			worst_case(in, d, 1);
 		if (at_a_price(in, d, bad, nbad, ncomplete))
 			return 0;
 		d->regime = DECISION_OPEN;

@@ -52,6 +52,10 @@ struct decision_input {
 	 * indices, (size_t)-1 for none; only when has_prefer). */
 	size_t prefer[2];
 	int    has_prefer;
+	/* Per query, its weight over the largest, in (0, 1] (NULL: every query
+	 * 1): where no value is within the margin in every query, a regret R
+	 * counts as R^weight in the worst case (bench/judge/classes.h). */
+	const double *weight;
 };
 
 /* Why the answer is the value it is, when it is within the margin. */

@@ -13,21 +13,40 @@
 
 #include <stddef.h>
 
+#include "bench/judge/classes.h"
 #include "bench/judge/prediction.h"
 #include "bench/judge/regret.h"
 #include "bench/judge/result.h"
 #include "bench/judge/run_result.h"
 #include "bench/judge/stability.h"
 
-/* A run judged: its records, the decision for the storage over its
- * queries (series 0 of each sweep), and that answer's stability over
- * resampled rounds (bench/judge/stability.h). */
+/* A class the storage's answer costs more than the margin: the value
+ * that serves it, for the role or session that runs it. */
+struct judge_override {
+	int    q;                     /* the run's query index */
+	char   value[32];             /* its own answer */
+	double cost_at_answer;        /* its regret at the storage's answer (point) */
+	double cost_at_value;         /* and at its own answer, in its own decision */
+};
+
+/* A run judged: its records, the decision for the storage over the
+ * classes that count (classes.h; series 0 of each sweep), each class's
+ * own decision, the overrides for the classes the answer costs more than
+ * the margin, and the answer's stability over resampled rounds
+ * (bench/judge/stability.h). */
 struct judgement {
 	struct run_result run;
 	struct regret storage;
 	int    decided;               /* storage holds a decision */
 	char   why_none[512];         /* when not: why none could be made */
 	struct stability stability;   /* of the storage's answer (resamples 0: none made) */
+	int    counted[RESULT_MAX_QUERIES];  /* per query: in the storage's decision */
+	int    column[RESULT_MAX_QUERIES];   /* its column there, or -1 */
+	int    all_forced;            /* no class counted: every one stands, forced or not */
+	struct regret *own;           /* per query, its own decision (NULL when none) */
+	int    own_ok[RESULT_MAX_QUERIES];
+	struct judge_override over[RESULT_MAX_QUERIES];
+	int    nover;
 };
 
 /*
@@ -55,9 +74,10 @@ void judge_free(struct judgement *j);
  * again. 0 or -ENOMEM. */
 int judge_loaded(struct judgement *j);
 
-/* The decision over V's queries (series 0 of each sweep) into G. 0 or
- * -errno with ERR; free G with regret_free(). */
-int judge_storage(const struct run_result *v, struct regret *g, char *err, size_t errlen);
+/* The decision over V's queries that count (series 0 of each sweep; all
+ * of them when none does) into G, with COUNTED (may be NULL) set per
+ * query. 0 or -errno with ERR; free G with regret_free(). */
+int judge_storage(const struct run_result *v, struct regret *g, int *counted, char *err, size_t errlen);
 
 /* Series S's prediction from its replay trials, as the judge made it, or
  * NULL (no replay trials, or R not judged). */

@@ -4,6 +4,7 @@
  * meta.json. See regret.h.
  */
 #include "bench/judge/regret.h"
+#include "bench/judge/classes.h"
 
 #include <errno.h>
 #include <math.h>
@@ -281,6 +282,23 @@ static void set_values(struct regret *g, const struct sweep_result *r, size_t se
 	}
 }
 
+/* The columns' weights as their sweeps record them; in.weight only when
+ * they differ (equal weights are the plain worst case). */
+static void weigh(struct regret *g)
+{
+	double top = 0;
+	int differ = 0;
+
+	for (size_t q = 0; q < g->in.nqueries; q++) {
+		g->weight[q] = class_weight(g->reps[q], g->names[q]);
+		top = fmax(top, g->weight[q]);
+		differ |= q && g->weight[q] != g->weight[0];
+	}
+	for (size_t q = 0; q < g->in.nqueries; q++)
+		g->weight_rel[q] = top > 0 && g->weight[q] > 0 ? g->weight[q] / top : 1;
+	g->in.weight = differ ? g->weight_rel : NULL;
+}
+
 int regret_build(const struct sweep_result *const *reps, const size_t *series, const char *const *names,
 		 size_t n, double margin, struct regret *g, char *err, size_t errlen)
 {
@@ -307,6 +325,7 @@ int regret_build(const struct sweep_result *const *reps, const size_t *series, c
 		}
 	}
 	g->in.nqueries = n;
+	weigh(g);
 	g->in.nrounds = (size_t)(g->rounds > 0 ? g->rounds : 1);
 	g->in.margin = margin;
 	g->looks = regret_looks_of(reps[0]);

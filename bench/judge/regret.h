@@ -68,6 +68,8 @@ struct regret {
 	char   names[DECISION_MAX_QUERIES][96];
 	const struct sweep_result *reps[DECISION_MAX_QUERIES];
 	size_t series[DECISION_MAX_QUERIES];
+	double weight[DECISION_MAX_QUERIES];   /* each column's weight as recorded (classes.h) */
+	double weight_rel[DECISION_MAX_QUERIES]; /* over the largest: in.weight when they differ */
 };
 
 /*

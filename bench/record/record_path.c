@@ -6,7 +6,7 @@
 
 #include "bench/record/record_path.h"
 
-double record_num_at(const json_t *obj, const char *path)
+const json_t *record_at(const json_t *obj, const char *path)
 {
 	char part[64];
 
@@ -14,15 +14,22 @@ double record_num_at(const json_t *obj, const char *path)
 		size_t n = strcspn(path, ".");
 
 		if (n >= sizeof(part))
-			return NAN;
+			return NULL;
 		memcpy(part, path, n);
 		part[n] = '\0';
 		obj = json_object_get(obj, part);
 		if (path[n] != '.')
-			return json_is_number(obj) ? json_number_value(obj) : NAN;
+			return obj;
 		path += n + 1;
 	}
-	return NAN;
+	return NULL;
+}
+
+double record_num_at(const json_t *obj, const char *path)
+{
+	const json_t *v = record_at(obj, path);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 const char *record_str_at(const json_t *obj, const char *a, const char *b)

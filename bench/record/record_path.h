@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+/* The field at dotted PATH ("plan.racing.weights") in OBJ, or NULL. */
+const json_t *record_at(const json_t *obj, const char *path);
 /* The number at dotted PATH ("disk.avg_read_kib") in OBJ, or NAN. */
 double record_num_at(const json_t *obj, const char *path);
 /* The string OBJ.A (or OBJ.A.B when B), or NULL. */

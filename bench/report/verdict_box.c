@@ -4,6 +4,8 @@
  * decision's figures (bench/judge/decision.h).
  */
 #include "bench/report/verdict_box.h"
+#include "bench/report/verdict_classes.h"
+#include "bench/report/verdict_time.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -400,36 +402,6 @@ static void major_of(const struct run_result *v, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* Group GR's median in the decision's unit: the whole query's where the
- * records are decided on it, else the measured time (the heap phase's). */
-static double unit_ms(const struct sweep_result *r, const struct result_group *gr)
-{
-	return !gr ? NAN : regret_whole_query(r) ? gr->exec_ms : gr->median_ms;
-}
-
-/* The median time of value V in query Q (ms), as the summary table shows it. */
-static double median_at(const struct regret *g, size_t q, size_t v)
-{
-	const struct sweep_result *r = g->reps[q];
-	size_t gi;
-
-	if (v == NONE)
-		return NAN;
-	gi = result_find(r, &r->groups[r->series[0].first], g->values[v]);
-	return gi == RESULT_NONE ? NAN : unit_ms(r, &r->groups[gi]);
-}
-
-/* MS as seconds, "2.30s", "41.2s", "312s". */
-static const char *secs(char *buf, size_t len, double ms)
-{
-	double s = ms / 1000;
-
-	if (!isfinite(s))
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, s < 10 ? "%.2fs" : s < 100 ? "%.1fs" : "%.0fs", s);
-	return buf;
-}
 
 /* The value, and what it changes against the setting before the run and
  * the version's default. Provisional: no order, the leading value and how
@@ -468,8 +440,8 @@ static size_t fastest_prefetching(const struct regret *g, size_t q)
 	size_t best = NONE;
 
 	for (size_t u = 0; u < g->in.nvalues; u++)
-		if (strcmp(g->values[u], "0") && isfinite(median_at(g, q, u)) &&
-		    (best == NONE || median_at(g, q, u) < median_at(g, q, best)))
+		if (strcmp(g->values[u], "0") && isfinite(verdict_median_ms(g, q, u)) &&
+		    (best == NONE || verdict_median_ms(g, q, u) < verdict_median_ms(g, q, best)))
 			best = u;
 	return best;
 }
@@ -491,13 +463,13 @@ static void say_why(FILE *f, const struct regret *g)
 
 		all_a &= fq == a;
 		fprintf(f, "%s%s is fastest at %s (%s", q ? (q + 1 == nq || q == 2 ? " and " : ", ") : "", g->names[q],
-			fq == NONE ? "?" : g->values[fq], secs(t, sizeof(t), median_at(g, q, fq)));
+			fq == NONE ? "?" : g->values[fq], verdict_secs(t, sizeof(t), verdict_median_ms(g, q, fq)));
 		if (nq == 1 && zero != NONE && fq != zero)
-			fprintf(f, ", against %s at 0", secs(t0, sizeof(t0), median_at(g, q, zero)));
+			fprintf(f, ", against %s at 0", verdict_secs(t0, sizeof(t0), verdict_median_ms(g, q, zero)));
 		else if (nq == 1 && fq == zero && (next = fastest_prefetching(g, q)) != NONE &&
-			 median_at(g, q, next) > median_at(g, q, fq))
+			 verdict_median_ms(g, q, next) > verdict_median_ms(g, q, fq))
 			fprintf(f, "; %s, its fastest value that prefetches, takes %s", g->values[next],
-				secs(t0, sizeof(t0), median_at(g, q, next)));
+				verdict_secs(t0, sizeof(t0), verdict_median_ms(g, q, next)));
 		fprintf(f, ")");
 	}
 	for (size_t q = 3; q < nq; q++)
@@ -540,15 +512,15 @@ static void say_risk(FILE *f, const struct regret *g)
 	char t[32], dt[32];
 
 	for (size_t q = 0; q < g->in.nqueries; q++) {
-		double ma = median_at(g, q, a), mf = median_at(g, q, d->q[q].fastest);
+		double ma = verdict_median_ms(g, q, a), mf = verdict_median_ms(g, q, d->q[q].fastest);
 
 		cost[q] = d->q[q].fastest == a || !isfinite(ma) || !isfinite(mf) ? 0 : ma - mf;
 		if (cost[q] > 0 && cost[q] / mf >= 0.005)
 			order[n++] = q;
 	}
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && cost[order[k]] / median_at(g, order[k], d->q[order[k]].fastest) >
-					    cost[order[k - 1]] / median_at(g, order[k - 1], d->q[order[k - 1]].fastest); k--) {
+		for (size_t k = i; k > 0 && cost[order[k]] / verdict_median_ms(g, order[k], d->q[order[k]].fastest) >
+					    cost[order[k - 1]] / verdict_median_ms(g, order[k - 1], d->q[order[k - 1]].fastest); k--) {
 			size_t x = order[k];
 
 			order[k] = order[k - 1];
@@ -560,10 +532,10 @@ static void say_risk(FILE *f, const struct regret *g)
 	}
 	for (size_t i = 0; i < n && i < 2; i++) {
 		size_t q = order[i], fq = d->q[q].fastest;
-		double mf = median_at(g, q, fq);
+		double mf = verdict_median_ms(g, q, fq);
 
 		fprintf(f, i ? "; %s %s at %s, %s (%.0f%%) more than at %s" : " Risk: %s takes %s at %s, %s (%.0f%%) more than at %s",
-			g->names[q], secs(t, sizeof(t), mf + cost[q]), g->values[a], secs(dt, sizeof(dt), cost[q]),
+			g->names[q], verdict_secs(t, sizeof(t), mf + cost[q]), g->values[a], verdict_secs(dt, sizeof(dt), cost[q]),
 			100 * cost[q] / mf, g->values[fq]);
 	}
 	fprintf(f, ".");
@@ -723,9 +695,9 @@ static void summary_table(struct doc *d, const struct run_result *v, const struc
 
 			size_t z = result_find(r, &r->groups[r->series[0].first], "0");
 			double x0 = !regret_whole_query(r) ? (gr ? gr->speedup_vs_0 : NAN) :
-				    z == RESULT_NONE ? NAN : unit_ms(r, &r->groups[z]) / unit_ms(r, gr);
+				    z == RESULT_NONE ? NAN : verdict_unit_ms(r, &r->groups[z]) / verdict_unit_ms(r, gr);
 
-			doc_num(cells[1 + 2 * q], 40, "%.1f", unit_ms(r, gr));
+			doc_num(cells[1 + 2 * q], 40, "%.1f", verdict_unit_ms(r, gr));
 			doc_num(cells[2 + 2 * q], 40, "%.2f", x0);
 		}
 		doc_row(d, c);
@@ -733,9 +705,11 @@ static void summary_table(struct doc *d, const struct run_result *v, const struc
 	(void)v;
 }
 
-void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g,
-		 const struct stability *st)
+void verdict_box(struct doc *d, const struct judgement *j)
 {
+	const struct run_result *v = &j->run;
+	const struct regret *g = &j->storage;
+	const struct stability *st = &j->stability;
 	json_t *cav;
 
 	doc_box_open(d, "The verdict");
@@ -746,6 +720,7 @@ void verdict_box(struct doc *d, const struct run_result *v, const struct regret 
 	}
 	box_para(d, v, g, st, para_value);
 	box_para(d, v, g, st, para_why);
+	verdict_classes_box(d, j);
 	box_para(d, v, g, st, para_sure);
 	if (g->d.decided)
 		apply_box(d, v, g);

@@ -21,10 +21,9 @@
 
 #define VERDICT_SCHEMA 1
 
-/* The box, the per-query bests and the summary table into D; ST, the
- * answer's stability, is said when given (NULL: not). */
-void verdict_box(struct doc *d, const struct run_result *v, const struct regret *g,
-		 const struct stability *st);
+/* J's box (with its classes' paragraph, verdict_classes.h), the
+ * per-query bests and the summary table into D. */
+void verdict_box(struct doc *d, const struct judgement *j);
 
 /* How sure, in figures: the decision's state in its own terms, the
  * stability, the regret table and the words that define them. */

@@ -16,6 +16,7 @@
 #include "bench/record/semantics.h"
 #include "bench/report/prediction_doc.h"
 #include "bench/report/verdict_box.h"
+#include "bench/report/verdict_classes.h"
 
 static const char *eic_name = "effective_io_concurrency";
 
@@ -379,11 +380,15 @@ void verdict_document(const struct judgement *j, struct doc *d)
 			r = &v->q[k].rep;
 	heading(d, v, r);
 	if (j->decided)
-		verdict_box(d, v, g, &j->stability);
+		verdict_box(d, j);
 	else
 		doc_para(d, "No decision: %s.", j->why_none);
 	if (j->decided && judge_answer(g) && g->d.decided)
 		applying(d, v, judge_answer(g));
+	if (j->decided) {
+		doc_heading(d, 2, "The query classes");
+		verdict_classes_table(d, j);
+	}
 	if (j->decided) {
 		doc_details_open(d, "How sure, in figures");
 		verdict_figures(d, v, g, &j->stability);

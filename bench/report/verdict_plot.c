@@ -17,6 +17,7 @@
 #include "bench/report/prediction_doc.h"
 #include "bench/judge/prediction.h"
 #include "bench/report/verdict_box.h"
+#include "bench/report/verdict_classes.h"
 #include "io/file.h"
 
 
@@ -194,8 +195,10 @@ int verdict_render(const char *dir, enum report_format format, int plot, FILE *o
 		case REPORT_JSON: {
 			json_t *o = j->decided ? verdict_box_json(&j->run, &j->storage, &j->stability) : NULL;
 
-			if (o)
+			if (o) {
 				add_replay_json(&j->run, o);
+				json_object_set_new(o, "classes", verdict_classes_json(j));
+			}
 			else
 				snprintf(err, errlen, "%s", j->why_none);
 			ret = o && json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) == 0 ? 0 : o ? -ENOMEM : -EINVAL;

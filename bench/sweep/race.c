@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/record/record.h"
+#include "bench/judge/classes.h"
 #include "bench/judge/regret.h"
 #include "bench/sweep/runner.h"
 
@@ -40,8 +41,10 @@ int race_init(struct runner *r, char *err, size_t errlen)
 	r->nladder = n;
 	for (int i = 0; i < r->cfg.npeers; i++)
 		json_array_append_new(peers, json_string(r->cfg.peers[i]));
-	rc = json_pack("{s:f, s:i, s:o, s:[], s:n}", "margin", r->cfg.margin, "from_round", DECISION_FIRST_RACE,
-		       "peers", peers, "dropped", "stopped");
+	rc = json_pack("{s:f, s:i, s:o, s:[], s:n, s:b}", "margin", r->cfg.margin, "from_round", DECISION_FIRST_RACE,
+		       "peers", peers, "dropped", "stopped", "include_forced", r->cfg.include_forced);
+	if (rc && r->cfg.weights)
+		json_object_set_new(rc, "weights", class_weights_json(r->cfg.weights));
 	if (n) {
 		json_t *ladder = json_array();
 
@@ -242,8 +245,9 @@ int race_after_round(struct runner *r, int *decided, int *flagged, int *join, si
 {
 	struct sweep_result reps[DECISION_MAX_QUERIES];
 	const struct sweep_result *rp[DECISION_MAX_QUERIES];
-	const char *names[DECISION_MAX_QUERIES];
-	size_t series[DECISION_MAX_QUERIES] = { 0 }, n = 0, by[DECISION_MAX_VALUES];
+	const char *names[DECISION_MAX_QUERIES], *mnames[DECISION_MAX_QUERIES];
+	size_t series[DECISION_MAX_QUERIES] = { 0 }, n = 0, m = 0, by[DECISION_MAX_VALUES];
+	int counts[DECISION_MAX_QUERIES] = { 0 }, any = 0;
 	enum decision_drop why[DECISION_MAX_VALUES];
 	unsigned char dropped[DECISION_MAX_VALUES] = { 0 };
 	struct regret *g = calloc(1, sizeof(*g));
@@ -256,12 +260,19 @@ int race_after_round(struct runner *r, int *decided, int *flagged, int *join, si
 		return -ENOMEM;
 	memset(reps, 0, sizeof(reps));
 	ret = load_all(r, reps, names, &n, lerr, sizeof(lerr));
+	/* the classes the answer stands on (bench/judge/classes.h), as the
+	 * judge takes them; this sweep's own column last, when it counts */
 	for (size_t i = 0; i < n; i++)
-		rp[i] = &reps[i];
+		any |= counts[i] = class_counts(&reps[i], names[i]);
+	for (size_t i = 0; i < n; i++)
+		if (counts[i] || !any) {
+			rp[m] = &reps[i];
+			mnames[m++] = names[i];
+		}
 	if (ret == 0)
-		ret = regret_build(rp, series, names, n, r->cfg.margin, g, lerr, sizeof(lerr));
+		ret = regret_build(rp, series, mnames, m, r->cfg.margin, g, lerr, sizeof(lerr));
 	if (ret == 0) {
-		*flagged = flagged_rounds(g, n - 1);
+		*flagged = counts[n - 1] || !any ? flagged_rounds(g, m - 1) : 0;
 		*decided = g->d.decided;
 		for (size_t v = 0; v < g->in.nvalues; v++)
 			dropped[v] = left_after(racing(r), g->values[v]) > 0;

@@ -31,6 +31,8 @@
 #include "io/irqcpu.h"
 #include "io/sysstat.h"
 
+struct class_weights;
+
 struct runner_cfg {
 	struct server_cfg srv;
 	const struct workload *workload;
@@ -56,6 +58,10 @@ struct runner_cfg {
 	bool        prime;            /* one untimed priming trial before the first recorded one */
 	bool        race;             /* racing between rounds (bench/sweep/race.h) */
 	double      margin;           /* of the decision; 0: DECISION_MARGIN */
+	/* With race: the classes the answer stands on (bench/judge/classes.h),
+	 * recorded in plan.racing: forced plans too, and the weights (NULL: 1) */
+	bool        include_forced;
+	const struct class_weights *weights;
 	/* With race: a ladder of effective_io_concurrency values ("0,1,4,16") whose
 	 * neighbours of the leading value join the grid (bench/sweep/race.h); NULL: none. */
 	const char *refine;

@@ -112,6 +112,23 @@ need_fuse() {
 	return 1
 }
 
+# emulated NAME: the mount point $M and the tmpfs backing $B of an
+# emulated device (eicbench device emulate); at the end the cluster in $D
+# stops first, then the mount and the backing go, then lib.sh's own end
+# (plan, status). tmpfs: the backing reads, which the model overlaps, never
+# wait for this machine's disk.
+emulated() {
+	M=$T/emu
+	B=/dev/shm/eicbench-$1.$$
+	mkdir -p "$B" "$M"
+	trap 'rc=$?; emulated_cleanup; (exit $rc); finish' EXIT
+}
+emulated_cleanup() {
+	"$EB" server stop --datadir "$D" >/dev/null 2>&1
+	umount -l "$M" 2>/dev/null
+	rm -rf "$B"
+}
+
 # ok DESCRIPTION COMMAND...: the command must succeed. When its success is
 # all there is to look at, use says instead, naming what it must print.
 ok() {

@@ -20,7 +20,7 @@ if [ -z "$bindir" ]; then
 fi
 
 cleanup_dirs="$D"
-ok "run --quick --pg 18, every step" "$EB" run --quick --pg 18 --rows 200000 --datadir "$D" --port 54419 \
+ok "run --quick --pg 18, every step" "$EB" run --quick --pg 18 --rows 200000 --query blog,sparse --datadir "$D" --port 54419 \
 	--eic 0,16 --runs 2 --depths 1 --out "$R"
 same "the cluster it made is 18" "$(jq -r '.version | split(".")[0]' "$D/eicbench.json")" 18
 same "the running server is 18" "$(sql "$D" 54419 "select current_setting('server_version_num')::int / 10000")" 18

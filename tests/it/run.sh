@@ -81,7 +81,7 @@ price_check() {
 		else $a end' "$1"
 }
 
-ok "run --quick, every step, stdout and stderr into one log" sh -c "'$EB' run --quick --rows 300000 \
+ok "run --quick, every step, stdout and stderr into one log" sh -c "'$EB' run --quick --rows 300000 --query blog,sparse \
 	--datadir '$D' --port $P --listen 127.0.0.1 --eic 0,16 --runs 2 --depths 1,4 --out '$R' >'$T/run.log' 2>&1"
 ok "it gives the answer, or the leading value" grep -Eq "^(Set effective_io_concurrency = [0-9]+ for the tablespace on |No decision yet: leading [0-9]+; run longer)" "$T/run.log"
 same "every step done" "$(jq -r '[.steps[].state] | unique | join(",")' "$R/meta.json")" done
@@ -264,7 +264,7 @@ else
 fi
 
 # A second run (sweeps only) and the two side by side.
-says "a second run, sweeps only" "^\(Set effective_io_concurrency = \|No decision yet: leading \)" "$EB" run --quick --rows 300000 --datadir "$D" --eic 0,16 --runs 2 --no-probe --out "$T/r2"
+says "a second run, sweeps only" "^\(Set effective_io_concurrency = \|No decision yet: leading \)" "$EB" run --quick --rows 300000 --query blog,sparse --datadir "$D" --eic 0,16 --runs 2 --no-probe --out "$T/r2"
 says_err "compare the two runs" "^Written to $T/c: compare.md" "$EB" compare "$R" "$T/r2" --no-plot --out "$T/c"
 same "one table per query" "$(grep -c '^## Query' "$T/c/compare.md")" 2
 # line Q: what the second line of the compare says for query Q, by the
@@ -321,7 +321,7 @@ same "the resumed folder untouched" "$(jq -r '[.steps[].state] | unique | join("
 # Ctrl-C in the middle of a sweep: the run stops after the trial, says how
 # to go on, and --resume finishes every step, no trial run twice.
 R3=$T/r3
-EICBENCH_FAULT=sweep:query@2 "$EB" run --quick --rows 300000 --datadir "$D" --eic 0,16 --runs 2 \
+EICBENCH_FAULT=sweep:query@2 "$EB" run --quick --rows 300000 --query blog,sparse --datadir "$D" --eic 0,16 --runs 2 \
 	--no-probe --out "$R3" >/dev/null 2>"$R3.err" &
 rp=$!
 if stopped_at $rp; then

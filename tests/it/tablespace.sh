@@ -15,16 +15,7 @@ need_fuse || exit 0
 
 D=$T/pg
 P=54412
-M=$T/emu
-B=/dev/shm/eicbench-ts.$$
-mkdir -p "$B" "$M"
-emu_cleanup() {
-	"$EB" server stop --datadir "$D" >/dev/null 2>&1
-	umount -l "$M" 2>/dev/null
-	rm -rf "$B"
-}
-# the server and the mount first, then lib.sh's own end (plan, status)
-trap 'rc=$?; emu_cleanup; (exit $rc); finish' EXIT
+emulated ts
 cluster pg $P
 q() { sql "$D" $P "$1"; }
 ROWS=300000
