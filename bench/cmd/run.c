@@ -512,14 +512,33 @@ static int open_folder(struct run *r, int *from, char *err, size_t errlen)
 	return ret;
 }
 
+int run_check(int argc, char **argv, char *err, size_t errlen)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	int ret = r ? parse(r, argc, argv, err, errlen) : -ENOMEM;
+
+	if (ret == 0)
+		ret = resolve(r, err, errlen);
+	if (r)
+		json_decref(r->meta);
+	free(r);
+	return ret == 1 ? 0 : ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run *r = calloc(1, sizeof(*r));
 	char err[2048];
 	int ret, from = 0;
 
+	const char *versions;
+
 	if (!r)
 		return EXIT_RUN_FAILED;
+	if (run_versions_list(argc, argv, &versions)) {
+		free(r);
+		return run_versions(argc, argv, versions);
+	}
 	r->argc = argc + 2;	/* the whole command line: see cmd.h */
 	r->argv = argv - 2;
 	ret = parse(r, argc, argv, err, sizeof(err));

@@ -80,4 +80,13 @@ bool run_step_is_server(const struct step *s);
 /* Is step S one of the sweeps (one per query; the first runs them all)? */
 bool run_step_is_sweep(const struct step *s);
 
+/* ARGV (after "run") checked as the run would check it, nothing made: 0,
+ * or -errno with ERR. */
+int run_check(int argc, char **argv, char *err, size_t errlen);
+
+/* run_versions.c: "run --pg 15,18". Is --pg in ARGV a list (*LIST, then)? */
+int run_versions_list(int argc, char **argv, const char **list);
+/* The run once per version of LIST; the exit status. */
+int run_versions(int argc, char **argv, const char *list);
+
 #endif

@@ -14,9 +14,11 @@
 const char *semantics_eic(int version_num)
 {
 	if (version_num >= 180000)
-		return "PostgreSQL 18 and later: bitmap heap scans read through read streams with asynchronous I/O; effective_io_concurrency caps the I/Os in flight and io_method decides how they are issued.";
+		return "PostgreSQL 18 and later: bitmap heap scans and sequential scans read through read streams with asynchronous I/O; effective_io_concurrency caps each stream's I/Os in flight (0 makes their reads synchronous, one at a time; the default is 16) and io_method decides how they are issued.";
+	if (version_num >= 170000)
+		return "PostgreSQL 17: effective_io_concurrency is the bitmap heap scan's prefetch distance in pages (posix_fadvise(WILLNEED) for each block that far ahead, ramping up 0, 1, 2, 4, ... to it; 0 gives no advice; the default is 1); sequential scans read through read streams whose look-ahead it bounds, without advice, so it changes little there.";
 	if (version_num >= 130000)
-		return "PostgreSQL 13 to 17: effective_io_concurrency is the prefetch distance in pages; the bitmap heap scan gives posix_fadvise(WILLNEED) for each block that far ahead, ramping up 0, 1, 2, 4, ... to it.";
+		return "PostgreSQL 13 to 16: effective_io_concurrency is the prefetch distance in pages; the bitmap heap scan gives posix_fadvise(WILLNEED) for each block that far ahead, ramping up 0, 1, 2, 4, ... to it (0 gives no advice; the default is 1); no other scan prefetches.";
 	return "PostgreSQL 12 and older: effective_io_concurrency counts spindles; the prefetch distance in pages is n*H(n) (1->1, 2->3, 4->8, 20->72, 100->519, 1000->7485).";
 }
 
