@@ -11,6 +11,7 @@
 
 #include "bench/pg/lock.h"
 #include "bench/cmd/cmd.h"
+#include "bench/cmd/run.h"
 #include "bench/cli/datadir.h"
 #include "bench/cli/manpage.h"
 #include "bench/cli/opts.h"
@@ -34,7 +35,7 @@ static const struct command commands[] = {
 	{ "load",      cmd_load,      &cmd_load_page },
 	{ "probe",     cmd_probe,     &cmd_probe_page },
 	{ "report",    cmd_report,    &cmd_report_page },
-	{ "run",       cmd_run,       &cmd_run_page },
+	{ "run",       cmd_run_versions, &cmd_run_page },
 	{ "server",    cmd_server,    &cmd_server_page },
 	{ "sweep",     cmd_sweep,     &cmd_sweep_page },
 	{ "tpcb",      cmd_tpcb,      &cmd_tpcb_page },

@@ -26,6 +26,7 @@
 #include "bench/cmd/run.h"
 #include "bench/dataset/query.h"
 #include "bench/pg/lock.h"
+#include "bench/pg/pgbin.h"
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
 #include "bench/sweep/runner_memory.h"
@@ -216,6 +217,25 @@ static void defaults(struct run_opts *o)
 		o->srv.port = 5432;
 }
 
+/* A cluster to make, with no version named: the newest major on this
+ * machine, installed or built, said with what there is (r->pg_why). */
+static void newest_version(struct run *r)
+{
+	struct run_opts *o = &r->o;
+	char path[PATH_MAX + 16], why[256];
+	struct stat sb;
+	int major;
+
+	if (o->srv.dsn || o->srv.pg || o->srv.pgbin || o->resume)
+		return;
+	snprintf(path, sizeof(path), "%s/PG_VERSION", o->srv.datadir);
+	if (stat(path, &sb) == 0 || (major = pgbin_newest_major(why, sizeof(why))) < 0)
+		return;	/* the cluster's own version; or none: server_resolve says so */
+	o->srv.pg = major;
+	snprintf(r->pg_why, sizeof(r->pg_why), "PostgreSQL %d, the newest on this machine (%s); --pg MAJOR chooses another",
+		 major, why);
+}
+
 /* Everything checked as the steps will take it, the server resolved, and
  * the steps planned, before anything is written. */
 static int resolve(struct run *r, char *err, size_t errlen)
@@ -238,6 +258,8 @@ static int resolve(struct run *r, char *err, size_t errlen)
 		ret = check_weights(r, err, errlen);
 	if (ret == 0)
 		ret = check_lists(r, err, errlen);
+	if (ret == 0)
+		newest_version(r);
 	if (ret == 0)
 		ret = server_resolve(&o->srv, &s, err, errlen);
 	if (ret == 0)
@@ -271,6 +293,8 @@ static json_t *options_json(const struct run *r)
 
 	if (opts) {
 		json_object_set_new(opts, "include_forced", json_boolean(o->include_forced));
+		if (r->pg_why[0])
+			json_object_set_new(opts, "version_chosen", json_string(r->pg_why));
 		if (r->weights.n)
 			json_object_set_new(opts, "weights", class_weights_json(&r->weights));
 	}
@@ -531,14 +555,8 @@ int cmd_run(int argc, char **argv)
 	char err[2048];
 	int ret, from = 0;
 
-	const char *versions;
-
 	if (!r)
 		return EXIT_RUN_FAILED;
-	if (run_versions_list(argc, argv, &versions)) {
-		free(r);
-		return run_versions(argc, argv, versions);
-	}
 	r->argc = argc + 2;	/* the whole command line: see cmd.h */
 	r->argv = argv - 2;
 	ret = parse(r, argc, argv, err, sizeof(err));
@@ -552,6 +570,8 @@ int cmd_run(int argc, char **argv)
 		ret = open_folder(r, &from, err, sizeof(err));
 	if (ret == 0) {
 		cli_catch_stop(true);
+		if (r->pg_why[0])
+			fprintf(stderr, "eicbench run: %s\n", r->pg_why);
 		fprintf(stderr, "eicbench run: %d steps%s; records in %s\n", r->nsteps - from,
 			from ? " left" : "", r->dir);
 		ret = run_steps(r, from);

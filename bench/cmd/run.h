@@ -64,6 +64,7 @@ struct run {
 	int    nqueries;
 	const char *eic;              /* the values swept */
 	struct class_weights weights; /* --weights, parsed (n 0: none given) */
+	char   pg_why[384];           /* the version chosen for a new cluster, and why; "" */
 	const char *refine;           /* the ladder the leader's neighbours join from, or NULL */
 	struct step steps[RUN_MAX_STEPS];
 	int    nsteps;
@@ -84,9 +85,8 @@ bool run_step_is_sweep(const struct step *s);
  * or -errno with ERR. */
 int run_check(int argc, char **argv, char *err, size_t errlen);
 
-/* run_versions.c: "run --pg 15,18". Is --pg in ARGV a list (*LIST, then)? */
-int run_versions_list(int argc, char **argv, const char **list);
-/* The run once per version of LIST; the exit status. */
-int run_versions(int argc, char **argv, const char *list);
+/* run_versions.c: the command "run": with --pg LIST (15,18) the run once
+ * per version, else cmd_run(); the exit status. */
+int cmd_run_versions(int argc, char **argv);
 
 #endif

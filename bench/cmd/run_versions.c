@@ -59,11 +59,6 @@ static const char *opt_value(int argc, char **argv, const char *name)
 	return i < 0 ? NULL : in ? strchr(argv[i], '=') + 1 : argv[i];
 }
 
-int run_versions_list(int argc, char **argv, const char **list)
-{
-	*list = opt_value(argc, argv, "pg");
-	return *list && strchr(*list, ',');
-}
 
 static int bad(const char *fmt, const char *a, const char *b)
 {
@@ -181,7 +176,7 @@ static void say_version(FILE *f, int major, const char *dir)
 	free(j);
 }
 
-int run_versions(int argc, char **argv, const char *list)
+static int run_versions(int argc, char **argv, const char *list)
 {
 	int majors[MAX_VERSIONS], n, ret = 0;
 	const char *datadir = opt_value(argc, argv, "datadir");
@@ -247,4 +242,11 @@ int run_versions(int argc, char **argv, const char *list)
 	if (ret)
 		fprintf(stderr, "eicbench run: stopped; go on with eicbench run --resume on the version's folder, then the next version\n");
 	return ret;
+}
+
+int cmd_run_versions(int argc, char **argv)
+{
+	const char *list = opt_value(argc, argv, "pg");
+
+	return list && strchr(list, ',') ? run_versions(argc, argv, list) : cmd_run(argc, argv);
 }

@@ -64,11 +64,16 @@ json_t *class_weights_json(const struct class_weights *cw)
 	return o;
 }
 
-double class_weight(const struct sweep_result *r, const char *name)
+static double weight_in(const json_t *meta, const char *name)
 {
-	const json_t *w = json_object_get(record_at(r->meta, "plan.racing.weights"), name);
+	const json_t *w = json_object_get(record_at(meta, "plan.racing.weights"), name);
 
 	return json_is_number(w) ? json_number_value(w) : 1;
+}
+
+double class_weight(const struct sweep_result *r, const char *name)
+{
+	return weight_in(r->meta, name);
 }
 
 int class_forced(const struct sweep_result *r)
@@ -76,10 +81,16 @@ int class_forced(const struct sweep_result *r)
 	return json_is_true(record_at(r->meta, "plan.forced"));
 }
 
+int class_counts_meta(const json_t *meta, const char *name)
+{
+	return weight_in(meta, name) > 0 &&
+	       (!json_is_true(record_at(meta, "plan.forced")) ||
+		json_is_true(record_at(meta, "plan.racing.include_forced")));
+}
+
 int class_counts(const struct sweep_result *r, const char *name)
 {
-	return class_weight(r, name) > 0 &&
-	       (!class_forced(r) || json_is_true(record_at(r->meta, "plan.racing.include_forced")));
+	return class_counts_meta(r->meta, name);
 }
 
 double class_page_share(const struct sweep_result *r)

@@ -45,6 +45,8 @@ int class_forced(const struct sweep_result *r);
 
 /* Does sweep R (class NAME) count in the answer for the storage? */
 int class_counts(const struct sweep_result *r, const char *name);
+/* The same from a sweep's META (its meta.json) alone. */
+int class_counts_meta(const json_t *meta, const char *name);
 
 /* The share of the table's heap pages R's trials read (the median over its
  * trials of EXPLAIN's exact and lossy heap blocks, over the table's pages

@@ -128,6 +128,27 @@ int pgbin_newest_debian(char *out, size_t len)
 	return best < 0 ? -ENOENT : 0;
 }
 
+int pgbin_newest_major(char *why, size_t len)
+{
+	char inst[128] = "", built[128] = "", p[PATH_MAX];
+	int best = -ENOENT;
+
+	for (int major = 10; major <= 99; major++) {
+		int in_cache = find_in_cache(major, p, sizeof(p)) == 0, in_debian;
+
+		snprintf(p, sizeof(p), "/usr/lib/postgresql/%d/bin", major);
+		in_debian = pgbin_has_tools(p);
+		if (in_debian)
+			snprintf(inst + strlen(inst), sizeof(inst) - strlen(inst), "%s%d", inst[0] ? ", " : "", major);
+		if (in_cache)
+			snprintf(built + strlen(built), sizeof(built) - strlen(built), "%s%d", built[0] ? ", " : "", major);
+		if (in_cache || in_debian)
+			best = major;
+	}
+	snprintf(why, len, "installed: %s; in the build cache: %s", inst[0] ? inst : "none", built[0] ? built : "none");
+	return best;
+}
+
 /* Up to three dot-separated numbers at S; how many were read. */
 static int read_numbers(const char *s, long v[3])
 {

@@ -27,6 +27,10 @@ bool pgbin_has_tools(const char *dir);
 /* The bindir of MAJOR: the build cache, then Debian's. -ENOENT if neither. */
 int pgbin_find_major(int major, char *out, size_t len);
 
+/* The newest major version on this machine, installed (Debian's) or
+ * built (the build cache), with WHY listing both; -ENOENT if none. */
+int pgbin_newest_major(char *why, size_t len);
+
 /* The newest /usr/lib/postgresql/N/bin holding a server. -ENOENT if none. */
 int pgbin_newest_debian(char *out, size_t len);
 

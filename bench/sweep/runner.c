@@ -18,6 +18,8 @@
 #include "bench/pg/pgutil.h"
 #include "bench/pg/sqltext.h"
 #include "bench/record/record.h"
+#include "bench/record/record_path.h"
+#include "bench/judge/classes.h"
 #include "bench/judge/decision.h"
 #include "bench/judge/result.h"
 #include "bench/sweep/race.h"
@@ -432,29 +434,47 @@ static int add_round(struct runner *r, char *err, size_t errlen)
  * that every decision sees every query at the same number of rounds. They
  * stop together, for one reason. *WHICH is the sweep an error came from.
  */
+/* Sweep I of RS does not count in the answer while others do
+ * (bench/judge/classes.h): it has run the rounds before racing and is
+ * shown for reference, with no round added and no value joining it. */
+static int aside(const struct runner *rs, int n, int i)
+{
+	int any = 0;
+
+	if (n < 2 || rs[i].plan.runs < DECISION_FIRST_RACE ||
+	    class_counts_meta(rs[i].meta, record_str_at(record_at(rs[i].meta, "plan"), "query", NULL) ?: ""))
+		return 0;
+	for (int k = 0; k < n; k++)
+		any |= class_counts_meta(rs[k].meta, record_str_at(record_at(rs[k].meta, "plan"), "query", NULL) ?: "");
+	return any;
+}
+
 static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t errlen)
 {
 	const struct runner *r = &rs[0];
 	const char *cmd = r->cfg.command;
 	char why[160];
-	int ret = 0, runs = 0;
+	int ret = 0, runs = 0, said[DECISION_MAX_QUERIES] = { 0 };
 
 	/* a resumed run stopped between two sweeps' added rounds: even them */
 	for (int i = 0; i < n; i++)
-		runs = rs[i].plan.runs > runs ? rs[i].plan.runs : runs;
+		runs = rs[i].plan.runs > runs && !aside(rs, n, i) ? rs[i].plan.runs : runs;
 	for (int i = 0; ret == 0 && i < n; i++)
-		while (ret == 0 && rs[i].plan.runs < runs)
+		while (ret == 0 && rs[i].plan.runs < runs && !aside(rs, n, i))
 			if ((ret = add_round(&rs[i], err, errlen)) < 0)
 				*which = i;
 	while (ret == 0) {
 		double t0 = clock_now_s(), round_s;
-		int ran = 0, decided = 1, flagged = 0;
+		int ran = 0, decided = 1, flagged = 0, top = 0;
+
+		for (int i = 0; i < n; i++)	/* the rounds of the sweeps that count */
+			top = rs[i].plan.runs > top ? rs[i].plan.runs : top;
 
 		for (int i = 0; i < n; i++)
 			ran -= rs[i].ran;
 		if (n == 1)		/* one sweep: its whole plan */
 			ret = run_trials(&rs[0], 0, err, errlen);
-		for (int k = 1; n > 1 && ret == 0 && k <= r->plan.runs; k++)	/* each sweep's round in turn */
+		for (int k = 1; n > 1 && ret == 0 && k <= top; k++)	/* each sweep's round in turn */
 			for (int i = 0; ret == 0 && i < n; i++)
 				if ((ret = run_trials(&rs[i], k, err, errlen)) < 0)
 					*which = i;
@@ -477,18 +497,18 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 		for (int i = 0; i < n; i++)
 			ran += rs[i].ran;
 		round_s = ran > 0 ? (clock_now_s() - t0) : 0;
-		int at_max = r->plan.runs >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs);
+		int at_max = top >= r->cfg.max_runs + (flagged < r->cfg.max_runs ? flagged : r->cfg.max_runs);
 		int at_budget = r->cfg.budget_s > 0 && clock_now_s() - r->started_s + round_s > r->cfg.budget_s;
 
-		/* the same values join every query's sweep, when a round more can run */
+		/* the same values join every query's sweep that counts, when a round more can run */
 		for (int i = 0; ret == 0 && njoin && !at_max && !at_budget && i < n; i++)
-			if ((ret = race_join(&rs[i], join, njoin, leader, err, errlen)) < 0)
+			if (!aside(rs, n, i) && (ret = race_join(&rs[i], join, njoin, leader, err, errlen)) < 0)
 				*which = i;
 		if (ret < 0)
 			return ret;
 		decided &= !njoin || at_max || at_budget;
 		if (decided) {
-			snprintf(why, sizeof(why), "decided after %d rounds%s", r->plan.runs,
+			snprintf(why, sizeof(why), "decided after %d rounds%s", top,
 				 n > 1 ? ", every query's taken in turn" : "");
 		} else if (at_max) {
 			snprintf(why, sizeof(why), "--max-runs %d reached%s", r->cfg.max_runs,
@@ -497,10 +517,18 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 			snprintf(why, sizeof(why), "another round would pass --budget");
 		} else {
 			fprintf(stderr, "eicbench %s: not decided after %d rounds: adding round %d%s\n",
-				cmd, r->plan.runs, r->plan.runs + 1, n > 1 ? " of every query" : "");
-			for (int i = 0; ret == 0 && i < n; i++)
+				cmd, top, top + 1, n > 1 ? " of every query that counts" : "");
+			for (int i = 0; ret == 0 && i < n; i++) {
+				if (aside(rs, n, i)) {
+					if (!said[i]++)
+						fprintf(stderr, "eicbench %s: %s does not count in the answer (a forced plan, or weight 0): shown from its %d rounds, no more\n",
+							cmd, record_str_at(record_at(rs[i].meta, "plan"), "query", NULL) ?: "a query",
+							rs[i].plan.runs);
+					continue;
+				}
 				if ((ret = add_round(&rs[i], err, errlen)) < 0)
 					*which = i;
+			}
 			continue;
 		}
 		fprintf(stderr, "eicbench %s: racing stopped: %s\n", cmd, why);
