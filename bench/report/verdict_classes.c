@@ -21,36 +21,29 @@ static const struct sweep_result *rep_of(const struct judgement *j, int i)
 	return j->run.q[i].have_rep ? &j->run.q[i].rep : NULL;
 }
 
-/* Why class I is left out of the answer, or NULL when it counts. */
-static const char *left_out(const struct judgement *j, int i, char *buf, size_t len)
+/* Class I is left out of the answer: 1 for a forced plan, 2 for a
+ * weight of 0; 0 when it counts. */
+static int left_out(const struct judgement *j, int i)
 {
 	const struct sweep_result *r = rep_of(j, i);
-	const char *scan;
 
 	if (!r || j->counted[i])
-		return NULL;
-	if (!(class_weight(r, j->run.q[i].name) > 0))
-		snprintf(buf, len, "%s (weight 0)", j->run.q[i].name);
-	else if ((scan = class_planner_scan(r)))
-		snprintf(buf, len, "%s (the planner runs a %s for it, so its bitmap plan was forced)",
-			 j->run.q[i].name, scan);
-	else
-		snprintf(buf, len, "%s (its bitmap plan was forced)", j->run.q[i].name);
-	return buf;
+		return 0;
+	return class_weight(r, j->run.q[i].name) > 0 ? 1 : 2;
 }
 
 void verdict_classes_box(struct doc *d, const struct judgement *j)
 {
-	char *text = NULL, why[256];
-	size_t len = 0, n = 0;
+	char *text = NULL;
+	size_t len = 0, nforced = 0, nzero = 0;
 	FILE *f;
 
-	if (!j->nover && !j->all_forced) {
-		for (int i = 0; i < j->run.nq; i++)
-			n += left_out(j, i, why, sizeof(why)) != NULL;
-		if (!n)
-			return;
+	for (int i = 0; i < j->run.nq; i++) {
+		nforced += left_out(j, i) == 1;
+		nzero += left_out(j, i) == 2;
 	}
+	if (!j->nover && !j->all_forced && !nforced && !nzero)
+		return;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return;
@@ -59,15 +52,46 @@ void verdict_classes_box(struct doc *d, const struct judgement *j)
 			j->run.q[j->over[k].q].name, j->over[k].value);
 	if (j->nover)
 		fprintf(f, ". ");
-	n = 0;
 	if (j->all_forced)
 		fprintf(f, "Every class's bitmap plan had to be forced (the planner chose other scans): the answer stands on them all, for scans the server would not run as measured.");
-	else
+	if (nforced) {
+		const char *same = NULL;
+		size_t n = 0;
+		int alike = 1;
+
 		for (int i = 0; i < j->run.nq; i++)
-			if (left_out(j, i, why, sizeof(why)))
-				fprintf(f, "%s%s", n++ ? ", " : "Not counted: ", why);
-	if (n)
-		fprintf(f, "; --include-forced or --weights counts %s.", n == 1 ? "it" : "them");
+			if (left_out(j, i) == 1) {
+				const char *scan = class_planner_scan(rep_of(j, i));
+
+				alike &= scan && (!same || !strcmp(same, scan));
+				same = scan;
+			}
+		fprintf(f, "Not counted: ");
+		for (int i = 0; i < j->run.nq; i++)
+			if (left_out(j, i) == 1) {
+				const char *scan = class_planner_scan(rep_of(j, i));
+
+				fprintf(f, "%s%s", n++ ? (n == nforced ? " and " : ", ") : "", j->run.q[i].name);
+				if (!alike && scan)
+					fprintf(f, " (%s)", scan);
+			}
+		if (alike)
+			fprintf(f, ": the planner runs %s %s for %s", strchr("AEIOU", same[0]) ? "an" : "a", same,
+				nforced == 1 ? "it" : "each");
+		else
+			fprintf(f, ": the planner runs %s instead", nforced == 1 ? "that scan" : "those scans");
+		fprintf(f, ", so %s forced (--include-forced counts %s).",
+			nforced == 1 ? "its bitmap plan was" : "their bitmap plans were", nforced == 1 ? "it" : "them");
+	}
+	if (nzero) {
+		size_t n = 0;
+
+		fprintf(f, "%sLeft out by --weights: ", nforced ? " " : "");
+		for (int i = 0; i < j->run.nq; i++)
+			if (left_out(j, i) == 2)
+				fprintf(f, "%s%s", n++ ? ", " : "", j->run.q[i].name);
+		fprintf(f, ".");
+	}
 	if (fclose(f) == 0)
 		doc_text(d, text);
 	free(text);

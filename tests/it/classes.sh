@@ -48,7 +48,7 @@ ok "a run of scattered-1 and blog" "$EB" run --datadir "$D" $RUN --query scatter
 same "blog is shown, forced, and left out of the answer; scattered-1 counts" \
 	"$(jq -c '[.classes[] | [.class, .forced, .counted]]' "$T/r1.json")" '[["scattered-1",false,true],["blog",true,false]]'
 same "the answer is scattered-1's own" "$(jq -r '[.recommendation, (.classes[0].own_answer)] | map(tostring) | unique | length' "$T/r1.json")" 1
-ok "the box says blog is not counted, and why" grep -q "Not counted: blog (the planner runs a Seq Scan for it, so its bitmap plan was" "$T/r1/report.md"
+ok "the box says blog is not counted, and why" grep -q "Not counted: blog: the planner runs a Seq Scan for it, so its bitmap plan was" "$T/r1/report.md"
 ok "the class table names the planner's plan" grep -Eq "^\| blog +\| .*\| Seq Scan \(forced\) +\| no " "$T/r1/report.md"
 same "racing left blog out the same way" "$(jq -r .plan.racing.include_forced "$T/r1/sweep-blog/meta.json")" false
 
