@@ -126,6 +126,20 @@ from  out->agree += stability_agrees(in, d, e->answer);
 to    out->agree++;
 tests tests/test_stability tests/test_verdict
 
+name  forced-counts
+what  a class whose bitmap plan was forced counts in the answer all the same
+file  bench/judge/classes.c
+from  (!json_is_true(record_at(meta, "plan.forced")) ||
+to    (1 ||
+tests tests/test_verdict it:classes
+
+name  weights-ignored
+what  the classes' weights left out of the least worst case
+file  bench/judge/decision.c
+from  return in->weight && in->weight[q] != 1 ? pow(x, in->weight[q]) : x;
+to    return x;
+tests tests/test_verdict
+
 name  load-keeps-relaxed
 what  a load leaves its relaxed durability (fsync off and the rest) in force
 file  bench/dataset/dataset.c
