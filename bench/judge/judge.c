@@ -101,8 +101,7 @@ static int judge_classes(struct judgement *j)
 		cost = g->d.cell[j->column[i]][a].est;
 		if (!(cost > 1 + g->in.margin))
 			continue;
-		j->over[j->nover] = (struct judge_override){ .q = i, .cost_at_answer = cost,
-			.cost_at_value = o->d.cell[0][o->d.answer].est };
+		j->over[j->nover] = (struct judge_override){ .q = i, .cost_at_answer = cost };
 		snprintf(j->over[j->nover].value, sizeof(j->over[0].value), "%s", mine);
 		j->nover++;
 	}
@@ -129,9 +128,10 @@ int judge_loaded(struct judgement *j)
 		if (j->run.q[i].have_rep && (ret = judge_predict(&j->run.q[i].rep)) < 0)
 			return ret;
 	j->decided = judge_storage(&j->run, &j->storage, j->counted, j->why_none, sizeof(j->why_none)) == 0;
-	j->all_forced = 1;
+	j->all_forced = 1;	/* none counts, and every one was forced */
 	for (int i = 0; i < j->run.nq; i++)
-		if (j->run.q[i].have_rep && class_counts(&j->run.q[i].rep, j->run.q[i].name))
+		if (j->run.q[i].have_rep && (class_counts(&j->run.q[i].rep, j->run.q[i].name) ||
+					     !class_forced(&j->run.q[i].rep)))
 			j->all_forced = 0;
 	if ((ret = judge_classes(j)) < 0)
 		return ret;

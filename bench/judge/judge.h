@@ -26,7 +26,6 @@ struct judge_override {
 	int    q;                     /* the run's query index */
 	char   value[32];             /* its own answer */
 	double cost_at_answer;        /* its regret at the storage's answer (point) */
-	double cost_at_value;         /* and at its own answer, in its own decision */
 };
 
 /* A run judged: its records, the decision for the storage over the
@@ -42,7 +41,7 @@ struct judgement {
 	struct stability stability;   /* of the storage's answer (resamples 0: none made) */
 	int    counted[RESULT_MAX_QUERIES];  /* per query: in the storage's decision */
 	int    column[RESULT_MAX_QUERIES];   /* its column there, or -1 */
-	int    all_forced;            /* no class counted: every one stands, forced or not */
+	int    all_forced;            /* every class's plan was forced and none counts: all stand */
 	struct regret *own;           /* per query, its own decision (NULL when none) */
 	int    own_ok[RESULT_MAX_QUERIES];
 	struct judge_override over[RESULT_MAX_QUERIES];
