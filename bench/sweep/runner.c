@@ -434,19 +434,29 @@ static int add_round(struct runner *r, char *err, size_t errlen)
  * that every decision sees every query at the same number of rounds. They
  * stop together, for one reason. *WHICH is the sweep an error came from.
  */
-/* Sweep I of RS does not count in the answer while others do
- * (bench/judge/classes.h): it has run the rounds before racing and is
- * shown for reference, with no round added and no value joining it. */
-static int aside(const struct runner *rs, int n, int i)
+static int counts(const struct runner *r)
+{
+	return class_counts_meta(r->meta, record_str_at(record_at(r->meta, "plan"), "query", NULL) ?: "");
+}
+
+/* Sweep I of RS does not count in the answer while another does
+ * (bench/judge/classes.h): shown for reference, without replay trials. */
+static int apart(const struct runner *rs, int n, int i)
 {
 	int any = 0;
 
-	if (n < 2 || rs[i].plan.runs < DECISION_FIRST_RACE ||
-	    class_counts_meta(rs[i].meta, record_str_at(record_at(rs[i].meta, "plan"), "query", NULL) ?: ""))
+	if (n < 2 || counts(&rs[i]))
 		return 0;
 	for (int k = 0; k < n; k++)
-		any |= class_counts_meta(rs[k].meta, record_str_at(record_at(rs[k].meta, "plan"), "query", NULL) ?: "");
+		any |= counts(&rs[k]);
 	return any;
+}
+
+/* ... and it has run the rounds before racing: no round is added to it
+ * and no value joins it. */
+static int aside(const struct runner *rs, int n, int i)
+{
+	return rs[i].plan.runs >= DECISION_FIRST_RACE && apart(rs, n, i);
 }
 
 static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t errlen)
@@ -700,6 +710,17 @@ int runner_main_joint(struct runner *rs, int n, int argc, char **argv,
 	for (; ret == 0 && set < n; set++)
 		if ((ret = setup(&rs[set], argc, argv, err, errlen)) < 0)
 			*which = set;
+	for (int i = 0; ret == 0 && i < n; i++)
+		if (rs[i].cfg.companion && apart(rs, n, i)) {
+			fprintf(stderr, "eicbench %s: %s does not count in the answer (a forced plan, or weight 0): no replay trials for it\n",
+				rs[i].cfg.command, record_str_at(record_at(rs[i].meta, "plan"), "query", NULL) ?: "a query");
+			json_object_del(json_object_get(rs[i].meta, "plan"), rs[i].cfg.companion->name);
+			json_object_del(json_object_get(rs[i].meta, "plan"), "companion");
+			rs[i].cfg.companion = NULL;
+			ret = record_meta_write(rs[i].dir, rs[i].meta, err, errlen);
+			if (ret < 0)
+				*which = i;
+		}
 	if (ret == 0) {
 		for (int i = 0; i < n; i++)
 			rs[i].stage = RUNNER_TRIALS;
