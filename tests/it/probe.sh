@@ -156,8 +156,9 @@ same "relation form --cache-check: exit 0 over the heap's segments, half the hea
 same "relation form --cache-check: meta.json names the relation" "$(jq -r '.relation.name' "$T/rc/meta.json")" test
 idx=$(q "SELECT (sum(pg_relation_size(indexrelid)) / 8192)::bigint FROM pg_index WHERE indrelid = 'test'::regclass")
 "$EB" probe --datadir "$D" --cache-check --out "$T/rs" >"$T/rs.out" 2>&1
-same "data set --cache-check: the table and both indexes, every block" \
-	"$?:$(jq -r '"\(.relations | sort | join(",")) \(.file_blocks)"' "$T/rs/cachecheck.json")" "0:minor_idx,test,test_pkey $((heap + idx))"
+same "data set --cache-check: the table and its indexes (the classes' too), every block" \
+	"$?:$(jq -r '"\(.relations | sort | join(",")) \(.file_blocks)"' "$T/rs/cachecheck.json")" \
+	"0:minor_idx,test,test_pkey,test_runs128_idx,test_runs16_idx,test_scattered_idx $((heap + idx))"
 same "data set --cache-check: the sentence is printed" "$(grep -c '^Re-reads took a median of' "$T/rs.out")" 1
 fails 2 "does not apply to --cache-check, .* over the whole relation" "--cache-check with --query is refused" \
 	"$EB" probe --datadir "$D" --relation test --query sparse --cache-check
@@ -185,7 +186,7 @@ fails 2 'column "nocol" does not exist' "a query the server refuses is bad input
 echo 'SELECT * FROM test WHERE minor = 5000' >"$T/q_none.sql"
 fails 2 "no heap blocks to replay" "a query with no rows is refused" \
 	"$EB" probe --datadir "$D" --relation test --query "$T/q_none.sql" --no-cold
-fails 2 "not a preset (blog, sparse)" "an unknown query is refused" "$EB" probe --datadir "$D" --relation test --query dense
+fails 2 "not a preset (scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog)" "an unknown query is refused" "$EB" probe --datadir "$D" --relation test --query dense
 fails 2 "excludes --relation" "--file with --datadir is refused" "$EB" probe --file "$F" --datadir "$D" --relation test
 fails 2 "--relation is required" "--datadir without --relation is refused" "$EB" probe --datadir "$D" --query sparse
 fails 2 "give random, seq or replay:FILE" "an unknown pattern in the relation form is refused" \

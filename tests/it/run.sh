@@ -294,7 +294,7 @@ done
 
 # Bad input: exit 2, and the run's records stay whole.
 sum=$(cat "$R"/sweep-*/trials.jsonl | md5sum)
-fails 2 "no preset" "an unknown query" "$EB" run --quick --datadir "$D" --query blog,nosuch
+fails 2 "'nosuch' is no class" "an unknown query" "$EB" run --quick --datadir "$D" --query blog,nosuch
 fails 2 "given twice" "a query twice" "$EB" run --quick --datadir "$D" --query blog,blog
 fails 2 "below --runs" "--max-runs below --runs" "$EB" run --datadir "$D" --runs 4 --max-runs 2
 fails 2 "not the folder of an eicbench run" "--resume of a sweep's folder" "$EB" run --resume "$R/sweep-blog"
