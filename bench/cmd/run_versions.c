@@ -221,8 +221,6 @@ static int run_versions(int argc, char **argv, const char *list)
 		child_argv(argc, argv, majors[k], dirs[k], outs[k], cargv, pg);
 		fprintf(stderr, "\n==== eicbench run: PostgreSQL %d, in %s (%d of %d)\n", majors[k], dirs[k], k + 1, n);
 		ret = run_child(cargv);
-		if (ret == EXIT_BAD_INPUT && k == 0)
-			rmdir(dir);
 	}
 	free(cargv);
 	if (ret == EXIT_BAD_INPUT)

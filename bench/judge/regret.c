@@ -56,9 +56,9 @@ int regret_looks_of(const struct sweep_result *r)
 
 /* ---- which trial goes where ---- */
 
-static size_t value_index(const struct regret *g, const char *value)
+size_t regret_value_index(const struct regret *g, const char *value)
 {
-	for (size_t v = 0; v < g->in.nvalues; v++)
+	for (size_t v = 0; value && v < g->in.nvalues; v++)
 		if (!strcmp(g->values[v], value))
 			return v;
 	return (size_t)-1;
@@ -90,8 +90,8 @@ static void prefer(struct regret *g, const struct sweep_result *r)
 	const char *def = r->version_num ? semantics_default("effective_io_concurrency", (int)r->version_num) : NULL;
 
 	g->in.has_prefer = 1;
-	g->in.prefer[0] = c ? value_index(g, c) : (size_t)-1;
-	g->in.prefer[1] = def ? value_index(g, def) : (size_t)-1;
+	g->in.prefer[0] = c ? regret_value_index(g, c) : (size_t)-1;
+	g->in.prefer[1] = def ? regret_value_index(g, def) : (size_t)-1;
 }
 
 
@@ -104,7 +104,7 @@ static size_t trial_value(const struct regret *g, size_t q, const json_t *t, siz
 	*grp = i;
 	if (i == RESULT_NONE || r->groups[i].series != g->series[q])
 		return (size_t)-1;
-	return value_index(g, result_value(r, &r->groups[i], r->swept));
+	return regret_value_index(g, result_value(r, &r->groups[i], r->swept));
 }
 
 static double *cell(const struct regret *g, double *ms, size_t q, size_t v, int round)
@@ -274,7 +274,7 @@ static void set_values(struct regret *g, const struct sweep_result *r, size_t se
 	for (size_t k = 0; k < n && g->in.nvalues < DECISION_MAX_VALUES; k++) {
 		const char *v = result_value(r, &r->groups[idx[k]], r->swept);
 
-		if (value_index(g, v) != (size_t)-1)
+		if (regret_value_index(g, v) != (size_t)-1)
 			continue;
 		snprintf(g->values[g->in.nvalues], sizeof(g->values[0]), "%s", v);
 		g->in.values[g->in.nvalues] = g->values[g->in.nvalues];
@@ -345,7 +345,7 @@ int regret_build(const struct sweep_result *const *reps, const size_t *series, c
 	for (size_t q = 0; q < n; q++)
 		fill(g, q);
 	for (size_t i = 0; i < g->ndrops; i++) {
-		size_t v = value_index(g, g->drops[i].value);
+		size_t v = regret_value_index(g, g->drops[i].value);
 
 		if (v != (size_t)-1)
 			g->dropped[v] = 1;

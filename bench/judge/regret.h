@@ -78,6 +78,10 @@ struct regret {
  * column's swept setting, by number. 0, -EINVAL with ERR, -ENOMEM. Free
  * with regret_free().
  */
+/* The index of VALUE among G's values, or (size_t)-1 (VALUE NULL or not
+ * swept). */
+size_t regret_value_index(const struct regret *g, const char *value);
+
 int regret_build(const struct sweep_result *const *reps, const size_t *series, const char *const *names,
 		 size_t n, double margin, struct regret *out, char *err, size_t errlen);
 void regret_free(struct regret *g);

@@ -13,7 +13,6 @@
 #include "bench/record/semantics.h"
 #include "bench/report/verdict_time.h"
 
-#define NONE ((size_t)-1)
 #define EIC "effective_io_concurrency"
 
 static const struct sweep_result *rep_of(const struct judgement *j, int i)
@@ -97,15 +96,6 @@ void verdict_classes_box(struct doc *d, const struct judgement *j)
 	free(text);
 }
 
-/* The value named S in G, or NONE. */
-static size_t value_in(const struct regret *g, const char *s)
-{
-	for (size_t v = 0; s && v < g->in.nvalues; v++)
-		if (!strcmp(g->values[v], s))
-			return v;
-	return NONE;
-}
-
 static const char *default_value(const struct judgement *j)
 {
 	for (int i = 0; i < j->run.nq; i++)
@@ -146,9 +136,9 @@ void verdict_classes_table(struct doc *d, const struct judgement *j)
 		else
 			snprintf(cells[3], 96, "no");
 		snprintf(cells[4], 96, "%s", o && judge_answer(o) ? judge_answer(o) : "none");
-		snprintf(cells[5], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, value_in(o, "0"))) : "?");
-		snprintf(cells[6], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, value_in(o, answer))) : "?");
-		snprintf(cells[7], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, value_in(o, def))) : "?");
+		snprintf(cells[5], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, regret_value_index(o, "0"))) : "?");
+		snprintf(cells[6], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, regret_value_index(o, answer))) : "?");
+		snprintf(cells[7], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, regret_value_index(o, def))) : "?");
 		doc_row(d, c);
 	}
 	doc_para(d, "pages read: the median share of the table's heap pages each trial's Bitmap Heap Scan read (EXPLAIN's exact and lossy heap blocks); planner's plan: the scan the planner chose for the query with nothing switched off, and \"(forced)\" when it was not the bitmap scan, which was then measured with the other scans switched off; counts: whether the class is in the answer for the storage, and its weight (--weights); own answer: the class decided alone; at 0, at the answer (%s), at the default (%s): its median whole-query times, cold.",
