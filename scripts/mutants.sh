@@ -133,6 +133,20 @@ from  (!json_is_true(record_at(meta, "plan.forced")) ||
 to    (1 ||
 tests tests/test_verdict it:classes
 
+name  replays-everywhere
+what  a run's replay trials beside every value's trial in every round, not only the leader's, its rival's and 0's
+file  bench/sweep/runner.c
+from  if (!r->cfg.race || r->cfg.companion_all || t->round <= 1)
+to    if (1)
+tests it:classes-pg18
+
+name  seq-not-taken
+what  the Seq Scan class measured without its Seq Scan taking the bitmap scan's place
+file  bench/workloads/workload_bitmap.c
+from  explain_take_seq(f);
+to    (void)0;
+tests it:classes-pg18
+
 name  weights-ignored
 what  the classes' weights left out of the least worst case
 file  bench/judge/decision.c

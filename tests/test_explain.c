@@ -46,7 +46,10 @@ static const struct fixture_case cases[] = {
 	{ "pg15_parallel_bitmap_lossy.json", 155.339, 1,
 	  "Aggregate,Gather,Bitmap Heap Scan,BitmapOr,Bitmap Index Scan",
 	  true, true, false, true,
-	  388, 5183, 558299, 14320, 0, 0, 0.0, 2, "64kB" },
+	  /* the heap phase's buffers over the three processes: the pages the
+	   * same query reads without workers (8850 exact, above); EXPLAIN's
+	   * "Heap Blocks" (388 exact, 5183 lossy) are the leader's alone */
+	  8850, 0, 558299, 14320, 0, 0, 0.0, 2, "64kB" },
 };
 
 static char *slurp(const char *path)
@@ -105,6 +108,40 @@ static void test_fixtures(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_case(&cases[i]);
+}
+
+/* A Seq Scan measured: the node is the heap phase, every page it read a
+ * heap block, no index phase; the bitmap's place was empty before. */
+static void test_take_seq(void **state)
+{
+	struct explain_figures fig;
+	char err[256];
+	char *text = slurp(FIXTURES "pg15_seqscan.json");
+
+	(void)state;
+	assert_int_equal(explain_parse(text, &fig, err, sizeof(err)), 0);
+	assert_false(fig.bitmap.present);
+	assert_true(fig.seq.present);
+	assert_true(explain_take_seq(&fig));
+	assert_true(fig.bitmap.present);
+	assert_string_equal(fig.bitmap.scan, "Seq Scan");
+	assert_int_equal(fig.bitmap.nodes, 1);
+	assert_int_equal(fig.bitmap.exact_heap_blocks, 8850);
+	assert_int_equal(fig.bitmap.lossy_heap_blocks, 0);
+	assert_true(fig.bitmap.phases);
+	assert_float_equal(fig.bitmap.index_phase.total_ms, 0, 0);
+	assert_float_equal(fig.bitmap.heap_phase.total_ms, fig.bitmap.node.total_ms, 0);
+	assert_true(fig.bitmap.node.total_ms > 0 && fig.bitmap.node.total_ms <= fig.execution_ms);
+	assert_float_equal(fig.bitmap.other_ms, fig.execution_ms - fig.bitmap.node.total_ms, 1e-3);
+	explain_free(&fig);
+	free(text);
+	/* a bitmap plan has no Seq Scan to take */
+	text = slurp(FIXTURES "pg15_sparse_exact.json");
+	assert_int_equal(explain_parse(text, &fig, err, sizeof(err)), 0);
+	assert_false(explain_take_seq(&fig));
+	assert_string_equal(fig.bitmap.scan, "Bitmap Heap Scan");
+	explain_free(&fig);
+	free(text);
 }
 
 static void test_parallel_bitmap_rows_are_per_loop(void **state)
@@ -307,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_parallel_bitmap_rows_are_per_loop),
+		cmocka_unit_test(test_take_seq),
 		cmocka_unit_test(test_newer_shape_and_absent_keys),
 		cmocka_unit_test(test_distinct_types_are_whole_names),
 		cmocka_unit_test(test_phases),

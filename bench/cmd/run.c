@@ -27,6 +27,7 @@
 #include "bench/dataset/query.h"
 #include "bench/pg/lock.h"
 #include "bench/pg/pgbin.h"
+#include "bench/pg/server.h"
 #include "bench/record/record.h"
 #include "bench/report/verdict.h"
 #include "bench/sweep/runner_memory.h"
@@ -66,6 +67,8 @@ static const struct opt_desc run_table[] = {
 	  "a first look in a few minutes: 10M rows, 5 values, 3 rounds, a short device curve" },
 	{ "no-probe", OPT_FLAG, offsetof(struct run_opts, no_probe), 0, 0, NULL, NULL,
 	  "sweeps only: no cache check, replay trials or device curve" },
+	{ "replay", OPT_FLAG, offsetof(struct run_opts, replay), 0, 0, NULL, "round 1, then 0, the leader and its rival",
+	  "a replay trial beside every query trial of the bitmap classes (by default: beside every value's in round 1, then beside 0's, the leading value's and its nearest rival's, caught up for every round they missed)" },
 	{ "keep-page-reporting", OPT_FLAG, offsetof(struct run_opts, keep_page_reporting), 0, 0, NULL, NULL,
 	  "leave the host's free page reporting on during cold trials (paused by default where a balloon takes free memory back: docs/commands.md)" },
 	{ "out", OPT_OUT, offsetof(struct run_opts, out), 0, 0, "DIR", "results/<UTC>-run",
@@ -236,6 +239,49 @@ static void newest_version(struct run *r)
 		 major, why);
 }
 
+/* The server's major version: the managed cluster's binaries, or the
+ * --dsn server asked (read only); 0 when it cannot be told. */
+static int server_major(const struct server *s)
+{
+	char err[256];
+	PGconn *c;
+	int v;
+
+	if (!s->external)
+		return (v = server_bin_version(s)) > 0 ? v / 10000 : 0;
+	if (!(c = server_connect(s, NULL, err, sizeof(err))))
+		return 0;
+	v = PQstatus(c) == CONNECTION_OK ? PQserverVersion(c) / 10000 : 0;
+	PQfinish(c);
+	return v;
+}
+
+/* Classes whose scan this version's setting does not govern (seq before
+ * 17): left out of the default list, said and recorded; refused when named. */
+static int classes_for_version(struct run *r, const struct server *s, char *err, size_t errlen)
+{
+	int major = server_major(s), k = 0;
+
+	for (int i = 0; i < r->nqueries; i++) {
+		const struct query_class *qc = query_class_of(r->queries[i]);
+
+		if (!major || !qc || !qc->min_major || major >= qc->min_major) {
+			memmove(r->queries[k++], r->queries[i], sizeof(r->queries[0]));
+			continue;
+		}
+		if (r->o.query) {
+			snprintf(err, errlen, "--query '%s': PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it), so the class %s measures nothing the setting changes there; leave it out",
+				 r->o.query, major, query_scan_name(qc->scan), qc->min_major, r->queries[i]);
+			return -EINVAL;
+		}
+		snprintf(r->left_out + strlen(r->left_out), sizeof(r->left_out) - strlen(r->left_out),
+			 "%s%s (PostgreSQL %d reads a %s without effective_io_concurrency; %d and later apply it)",
+			 r->left_out[0] ? "; " : "", r->queries[i], major, query_scan_name(qc->scan), qc->min_major);
+	}
+	r->nqueries = k;
+	return 0;
+}
+
 /* Everything checked as the steps will take it, the server resolved, and
  * the steps planned, before anything is written. */
 static int resolve(struct run *r, char *err, size_t errlen)
@@ -265,6 +311,8 @@ static int resolve(struct run *r, char *err, size_t errlen)
 	if (ret == 0)
 		ret = check_init_opts(r, port, &s, err, errlen);
 	if (ret == 0)
+		ret = classes_for_version(r, &s, err, errlen);
+	if (ret == 0)
 		ret = run_plan_steps(r, err, errlen);
 	return ret;
 }
@@ -293,8 +341,11 @@ static json_t *options_json(const struct run *r)
 
 	if (opts) {
 		json_object_set_new(opts, "include_forced", json_boolean(o->include_forced));
+		json_object_set_new(opts, "replay_all", json_boolean(o->replay));
 		if (r->pg_why[0])
 			json_object_set_new(opts, "version_chosen", json_string(r->pg_why));
+		if (r->left_out[0])
+			json_object_set_new(opts, "classes_left_out", json_string(r->left_out));
 		if (r->weights.n)
 			json_object_set_new(opts, "weights", class_weights_json(&r->weights));
 	}
@@ -572,6 +623,8 @@ int cmd_run(int argc, char **argv)
 		cli_catch_stop(true);
 		if (r->pg_why[0])
 			fprintf(stderr, "eicbench run: %s\n", r->pg_why);
+		if (r->left_out[0])
+			fprintf(stderr, "eicbench run: not measured: %s\n", r->left_out);
 		fprintf(stderr, "eicbench run: %d steps%s; records in %s\n", r->nsteps - from,
 			from ? " left" : "", r->dir);
 		ret = run_steps(r, from);

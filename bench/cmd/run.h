@@ -21,10 +21,10 @@
 #define RUN_EIC_QUICK    "0,1,4,16,64"
 #define RUN_DEPTHS       "1,2,4,8,16,32,64,128,256"
 #define RUN_DEPTHS_QUICK "1,4,16,64"
-#define RUN_MAX_STEPS    16
+#define RUN_MAX_STEPS    20
 #include "bench/judge/classes.h"
 
-#define RUN_MAX_QUERIES  8
+#define RUN_MAX_QUERIES  12
 
 struct run_opts {
 	struct server_cfg srv;
@@ -33,7 +33,7 @@ struct run_opts {
 	const char *tablespace_dir;   /* the data set in a tablespace there; NULL: the default one */
 	double budget_s;
 	long long margin_pct;
-	bool quick, no_probe, json, include_forced;
+	bool quick, no_probe, json, include_forced, replay;
 	bool keep_page_reporting;     /* a choice for this machine, not the plan's: allowed on --resume */
 };
 
@@ -65,6 +65,7 @@ struct run {
 	const char *eic;              /* the values swept */
 	struct class_weights weights; /* --weights, parsed (n 0: none given) */
 	char   pg_why[384];           /* the version chosen for a new cluster, and why; "" */
+	char   left_out[384];         /* default classes this version's setting does not govern, and why; "" */
 	const char *refine;           /* the ladder the leader's neighbours join from, or NULL */
 	struct step steps[RUN_MAX_STEPS];
 	int    nsteps;

@@ -144,8 +144,11 @@ static void sweep_cfg(const struct run *r, const struct step *st, struct runner 
 		.out = st->resume ? NULL : st->out, .resume = st->resume ? st->out : NULL,
 		.plan_given = !st->resume,
 		/* in each round, after a cold cycle of its own, the replay of
-		 * each value's heap reads: the device's side of its trials */
-		.companion = r->o.no_probe ? NULL : &workload_replay, .ccfg = &one->w,
+		 * each value's heap reads: the device's side of its trials (a
+		 * Seq Scan's or parallel workers' reads are not one backend's
+		 * bitmap reads: none) */
+		.companion = r->o.no_probe || !query_replayable(st->query) ? NULL : &workload_replay, .ccfg = &one->w,
+		.companion_all = r->o.replay,
 	};
 }
 
@@ -258,22 +261,26 @@ static void plan_server(struct run *r)
 }
 
 /* A first guess at one query's sweep, for the run's ETA before any trial
- * has been timed: --runs rounds of every value, a replay trial beside each
- * query trial, a priming trial, and the warm timing of the replay's work
- * per page (seven warm runs, about five cold queries' time). A trial is a
- * cold cycle (about 1 s) and the query at the pace of the project's test
- * machines (the class's own figure, query.c). */
+ * has been timed: --runs rounds of every value, the replay trials (beside
+ * every value's in round 1, then beside three values', or beside every
+ * trial with --replay), a priming trial, and the warm timing of the
+ * replay's work per page (seven warm runs, about five cold queries' time).
+ * A trial is a cold cycle (about 1 s) and the query at the pace of the
+ * project's test machines (the class's own figure, query.c). */
 static double sweep_estimate_s(const struct run *r, const char *query)
 {
 	const struct query_class *qc = query_class_of(query);
 	double per_1e8 = qc ? qc->per_1e8_s : 10;
 	double query_s = per_1e8 * (double)r->o.rows / 1e8;
-	int values = 1, per_value = r->o.no_probe ? 1 : 2;
+	int values = 1, replays = !r->o.no_probe && query_replayable(query);
+	double trials;
 
 	for (const char *p = r->eic; *p; p++)
 		values += *p == ',';
-	return ((double)r->o.runs * values * per_value + 1) * (1 + query_s) +
-	       (r->o.no_probe ? 0 : 5 * query_s);
+	trials = (double)r->o.runs * values;
+	if (replays)
+		trials += r->o.replay ? trials : values + 3 * ((double)r->o.runs - 1);
+	return (trials + 1) * (1 + query_s) + (replays ? 5 * query_s : 0);
 }
 
 /* One sweep per query, each racing with all the others as peers. Their

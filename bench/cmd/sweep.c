@@ -166,7 +166,7 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		.warm = o->warm, .keep_page_reporting = o->keep_page_reporting, .until_separated = o->until_separated, .max_runs = (int)o->max_runs,
 		.budget_s = o->budget_s, .out = o->out, .resume = o->resume,
 		.plan_given = o->eic || o->set.n || o->runs || o->order_seed >= 0,
-		.companion = o->replay ? &workload_replay : NULL, .ccfg = w,
+		.companion = o->replay ? &workload_replay : NULL, .ccfg = w, .companion_all = true,
 		.find_workload = workload_find,
 		.race = o->race, .prime = o->prime, .margin = o->margin_pct ? (double)o->margin_pct / 100 : 0,
 		.peers = o->peers.v, .npeers = o->peers.n, .refine = o->refine,
@@ -179,6 +179,11 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		ret = build_grid(o, &r->cfg.grid, err, errlen);
 	if (ret == 0 && (!o->resume || o->query))
 		ret = query_load(o->query ? o->query : "blog", &b->q, err, errlen);
+	if (ret == 0 && o->replay && o->query && !query_replayable(o->query)) {
+		snprintf(err, errlen, "--replay with --query %s: a replay issues one backend's bitmap heap reads, and this class reads through a %s; give a class read by one backend's bitmap scan (" QUERY_BITMAP_CLASSES ") or leave --replay out",
+			 o->query, query_scan_name(query_class_of(o->query)->scan));
+		ret = -EINVAL;
+	}
 	return ret;
 }
 

@@ -17,16 +17,35 @@
  * query's time per 100M rows on the project's test machines, for first
  * estimates only: the median over the values of the full make run of
  * 2026-12-07 (PostgreSQL 15, its sweeps' whole-query medians, rounded up). */
+#define BITMAP QUERY_SCAN_BITMAP, 0, NULL, "sweep/force_bitmap.sql"
 static const struct query_class classes[] = {
-	{ "scattered-0.1", "scattered, 0.1% of pages", 0.001, 0.05 },
-	{ "scattered-1",   "scattered, 1% of pages",   0.01, 0.4 },
-	{ "scattered-5",   "scattered, 5% of pages",   0.05, 1.5 },
-	{ "sparse",        "scattered, 20% of pages (minor = 800)", 0.20, 5.5 },
-	{ "runs-16",       "runs of 16 pages, 1% of pages", 0.01, 0.5 },
-	{ "runs-128",      "runs of 128 pages, 5% of pages", 0.05, 2 },
-	{ "blog",          "dense, every page (the post's query)", 1.0, 24 },
+	{ "scattered-0.1", "scattered, 0.1% of pages", 0.001, 0.05, BITMAP },
+	{ "scattered-1",   "scattered, 1% of pages",   0.01, 0.4, BITMAP },
+	{ "scattered-5",   "scattered, 5% of pages",   0.05, 1.5, BITMAP },
+	{ "sparse",        "scattered, 20% of pages (minor = 800)", 0.20, 5.5, BITMAP },
+	{ "runs-16",       "runs of 16 pages, 1% of pages", 0.01, 0.5, BITMAP },
+	{ "runs-128",      "runs of 128 pages, 5% of pages", 0.05, 2, BITMAP },
+	{ "blog",          "dense, every page (the post's query)", 1.0, 24, BITMAP },
+	/* runs-128's pages, summed by the leader and two workers */
+	{ "parallel",      "runs of 128 pages, 5% of pages, 2 parallel workers", 0.05, 2,
+	  QUERY_SCAN_PARALLEL_BITMAP, 0, "sweep/parallel_session.sql", "sweep/force_parallel.sql" },
+	/* every page in order: 17 and later read it through a read stream */
+	{ "seq",           "sequential, every page (Seq Scan)", 1.0, 12, QUERY_SCAN_SEQ, 17, NULL, NULL },
 	{ NULL }
 };
+
+const char *query_scan_name(enum query_scan scan)
+{
+	return scan == QUERY_SCAN_SEQ ? "Seq Scan" :
+	       scan == QUERY_SCAN_PARALLEL_BITMAP ? "Parallel Bitmap Heap Scan" : "Bitmap Heap Scan";
+}
+
+int query_replayable(const char *name)
+{
+	const struct query_class *c = query_class_of(name);
+
+	return !c || c->scan == QUERY_SCAN_BITMAP;
+}
 
 const struct query_class *query_class_of(const char *name)
 {

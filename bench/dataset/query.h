@@ -28,9 +28,17 @@ int query_load(const char *spec, struct query *q, char *err, size_t errlen);
 void query_free(struct query *q);
 
 /* The presets, and the classes run measures by default (every preset). */
-#define QUERY_PRESETS "scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog"
-#define QUERY_CLASSES "scattered-0.1,scattered-1,scattered-5,sparse,runs-16,runs-128,blog"
-#define QUERY_CLASSES_QUICK "scattered-1,sparse,runs-16,blog"
+#define QUERY_PRESETS "scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog, parallel, seq"
+#define QUERY_CLASSES "scattered-0.1,scattered-1,scattered-5,sparse,runs-16,runs-128,blog,parallel,seq"
+#define QUERY_BITMAP_CLASSES "scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog"
+#define QUERY_CLASSES_QUICK "scattered-1,sparse,runs-16,blog,seq"
+
+/* The scan a class measures. */
+enum query_scan {
+	QUERY_SCAN_BITMAP,          /* one Bitmap Heap Scan, no parallel workers */
+	QUERY_SCAN_PARALLEL_BITMAP, /* one Parallel Bitmap Heap Scan under a Gather */
+	QUERY_SCAN_SEQ,             /* one Seq Scan, no parallel workers */
+};
 
 /* A preset: a query class, by the share of the heap pages it reads and how
  * they cluster. */
@@ -39,7 +47,18 @@ struct query_class {
 	const char *label;         /* in words, for tables */
 	double      page_share;    /* of the heap pages, by design */
 	double      per_1e8_s;     /* a cold query's time per 100M rows, roughly */
+	enum query_scan scan;
+	int         min_major;     /* the first PostgreSQL major whose setting governs that scan, or 0 */
+	const char *session;       /* SQL file run after the trial's session (sql/sweep/), or NULL */
+	const char *force;         /* SQL file that makes the planner take that scan, or NULL: never forced */
 };
+
+/* The scan's name as EXPLAIN and the reports say it. */
+const char *query_scan_name(enum query_scan scan);
+
+/* Q measured with replay trials beside it (one backend's bitmap heap reads:
+ * not a Seq Scan, not a scan shared by parallel workers)? A file's query is. */
+int query_replayable(const char *name);
 
 /* The class named NAME, or NULL. */
 const struct query_class *query_class_of(const char *name);

@@ -120,19 +120,25 @@ double class_page_share(const struct sweep_result *r)
 const char *class_planner_scan(const struct sweep_result *r)
 {
 	static const char *const scans[] = { "Bitmap Heap Scan", "Index Only Scan", "Index Scan", "Seq Scan", NULL };
+	static const char *const parallel[] = { "Parallel Bitmap Heap Scan", "Parallel Index Only Scan",
+		"Parallel Index Scan", "Parallel Seq Scan" };
 	const char *plan = record_str_at(record_at(r->meta, "plan"), "planner_plan", NULL);
-	const char *first = NULL, *which = NULL;
+	const char *first = NULL;
+	int which = -1;
 
 	if (!plan || !*plan)
 		return NULL;
-	for (const char *const *s = scans; *s; s++) {
-		const char *at = strstr(plan, *s);
+	for (int s = 0; scans[s]; s++) {
+		const char *at = strstr(plan, scans[s]);
 
 		/* "Index Scan" is in "Bitmap Index Scan" too: a whole node name */
 		while (at && at > plan && at[-1] != ',')
-			at = strstr(at + 1, *s);
+			at = strstr(at + 1, scans[s]);
 		if (at && (!first || at < first))
-			first = at, which = *s;
+			first = at, which = s;
 	}
-	return which ? which : "another plan";
+	if (which < 0)
+		return "another plan";
+	/* under a Gather, the scan is the workers' (parallel aware) */
+	return strstr(plan, "Gather") && strstr(plan, "Gather") < first ? parallel[which] : scans[which];
 }

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #define DECISION_MAX_VALUES  64
-#define DECISION_MAX_QUERIES 8
+#define DECISION_MAX_QUERIES 12
 #define DECISION_MAX_ROUNDS  1000
 #define DECISION_MARGIN      0.10   /* the default margin (--margin) */
 #define DECISION_LEVEL       0.95   /* one-sided bounds of the answer */

@@ -20,7 +20,7 @@
 #include "bench/record/record_path.h"
 
 #define RESULT_MAX_SETTINGS 8
-#define RESULT_MAX_QUERIES  8
+#define RESULT_MAX_QUERIES  12
 #define RESULT_NONE         ((size_t)-1)
 #define RESULT_LEVEL        0.95     /* the confidence of every interval */
 #define RESULT_RUNS_FOR_95  6        /* fewest runs whose median interval reaches it */

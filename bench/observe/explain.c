@@ -150,10 +150,54 @@ static void split_phases(struct explain_bitmap *b, const json_t *plan)
 		    num(plan, "Actual Loops") == 1;
 }
 
+/* Under parallel workers: the pages the heap phase read or found, summed
+ * over the processes. */
+static void parallel_blocks(struct explain_bitmap *b)
+{
+	const struct explain_phase *h = &b->heap_phase;
+
+	if (!b->parallel_aware || h->shared_hit_blocks == EXPLAIN_ABSENT || h->shared_read_blocks == EXPLAIN_ABSENT)
+		return;
+	b->exact_heap_blocks = h->shared_hit_blocks + h->shared_read_blocks;
+	b->lossy_heap_blocks = 0;
+}
+
+/* A Seq Scan as a scan measured: no index phase, the node is the heap phase. */
+static void note_seq(struct explain_bitmap *b, const json_t *plan)
+{
+	if (b->nodes++ > 0)
+		return;
+	snprintf(b->relation, sizeof(b->relation), "%s",
+		 json_string_value(json_object_get(plan, "Relation Name")) ?: "");
+	node_phase(plan, &b->node);
+	b->present = true;
+	b->scan = "Seq Scan";
+	b->heap_phase = b->node;
+	b->index_phase = (struct explain_phase){ 0, 0, 0, b->node.io_read_ms == EXPLAIN_ABSENT ? EXPLAIN_ABSENT : 0 };
+	b->exact_heap_blocks = b->node.shared_hit_blocks == EXPLAIN_ABSENT || b->node.shared_read_blocks == EXPLAIN_ABSENT ?
+		EXPLAIN_ABSENT : b->node.shared_hit_blocks + b->node.shared_read_blocks;
+	b->lossy_heap_blocks = 0;
+	b->actual_rows = num(plan, "Actual Rows");
+	b->actual_loops = num(plan, "Actual Loops");
+	b->parallel_aware = json_is_true(json_object_get(plan, "Parallel Aware"));
+	b->phases = b->node.total_ms != EXPLAIN_ABSENT && b->actual_loops == 1;
+}
+
+bool explain_take_seq(struct explain_figures *fig)
+{
+	if (!fig->seq.present)
+		return false;
+	fig->bitmap = fig->seq;
+	fig->bitmap.other_ms = !fig->bitmap.phases ? EXPLAIN_ABSENT :
+		minus(fig->execution_ms, fig->bitmap.node.total_ms);
+	return true;
+}
+
 static void note_bitmap(struct explain_bitmap *b, const json_t *plan)
 {
 	if (b->nodes++ > 0)
 		return;
+	b->scan = "Bitmap Heap Scan";
 	snprintf(b->relation, sizeof(b->relation), "%s",
 		 json_string_value(json_object_get(plan, "Relation Name")) ?: "");
 	split_phases(b, plan);
@@ -164,6 +208,7 @@ static void note_bitmap(struct explain_bitmap *b, const json_t *plan)
 	b->actual_rows = num(plan, "Actual Rows");
 	b->actual_loops = num(plan, "Actual Loops");
 	b->parallel_aware = json_is_true(json_object_get(plan, "Parallel Aware"));
+	parallel_blocks(b);
 }
 
 /* Add a worker count to a sum that starts absent. */
@@ -186,6 +231,8 @@ static void walk(const json_t *plan, struct explain_figures *fig)
 		note_type(fig, type);
 		if (strcmp(type, "Bitmap Heap Scan") == 0)
 			note_bitmap(&fig->bitmap, plan);
+		else if (strcmp(type, "Seq Scan") == 0)
+			note_seq(&fig->seq, plan);
 	}
 	add_workers(&fig->workers_planned, plan, "Workers Planned");
 	add_workers(&fig->workers_launched, plan, "Workers Launched");
@@ -228,6 +275,7 @@ static void init_absent(struct explain_figures *fig)
 		EXPLAIN_ABSENT, EXPLAIN_ABSENT };
 	fig->bitmap.index_phase = fig->bitmap.heap_phase = fig->bitmap.node;
 	fig->bitmap.other_ms = EXPLAIN_ABSENT;
+	fig->seq = fig->bitmap;
 }
 
 /* The one statement's object: [ { "Plan": ... } ], or a bare { "Plan": ... }. */
@@ -300,8 +348,8 @@ static json_t *bitmap_json(const struct explain_bitmap *b)
 {
 	if (!b->present)
 		return json_null();
-	return json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
-			 "nodes", b->nodes, "relation", b->relation,
+	return json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
+			 "scan", b->scan ? b->scan : "Bitmap Heap Scan", "nodes", b->nodes, "relation", b->relation,
 			 "node", phase_json(&b->node),
 			 "index_phase", b->phases ? phase_json(&b->index_phase) : json_null(),
 			 "heap_phase", b->phases ? phase_json(&b->heap_phase) : json_null(),

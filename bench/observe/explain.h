@@ -35,10 +35,16 @@ struct explain_phase {
 	double  io_read_ms;              /* EXPLAIN_ABSENT without track_io_timing */
 };
 
-/* The first Bitmap Heap Scan in tree order. Rows are per loop, as printed. */
+/* The scan measured: the first Bitmap Heap Scan in tree order (or, after
+ * explain_take_seq, the first Seq Scan: its heap phase is the node, its
+ * index phase empty, its exact heap blocks the pages it read). Rows are per
+ * loop, as printed. Under parallel workers the heap blocks are the heap
+ * phase's buffers, which PostgreSQL sums over the processes (its "Heap
+ * Blocks" are the leader's alone). */
 struct explain_bitmap {
 	bool    present;
-	int     nodes;                   /* how many Bitmap Heap Scans in all */
+	const char *scan;                /* "Bitmap Heap Scan" or "Seq Scan" */
+	int     nodes;                   /* how many such nodes in all */
 	int64_t exact_heap_blocks, lossy_heap_blocks;
 	int64_t rows_removed_by_recheck;
 	double  actual_rows, actual_loops;
@@ -68,6 +74,7 @@ struct explain_figures {
 	bool node_types_truncated;
 
 	struct explain_bitmap  bitmap;
+	struct explain_bitmap  seq;      /* the first Seq Scan, as a scan measured */
 	struct explain_buffers buffers;
 	/* track_io_timing: 15 says "I/O Read Time", 17+ "Shared I/O Read Time". */
 	double io_read_ms, io_write_ms, temp_io_read_ms, temp_io_write_ms;
@@ -81,6 +88,10 @@ struct explain_figures {
 int explain_parse(const char *json_text, struct explain_figures *out,
 		  char *err, size_t errlen);
 void explain_free(struct explain_figures *fig);
+
+/* Measure the first Seq Scan: its figures take the bitmap scan's place.
+ * false (nothing changed) when the plan has none. */
+bool explain_take_seq(struct explain_figures *fig);
 
 /* The figures as a new JSON object (absent values are null), or NULL. */
 json_t *explain_to_json(const struct explain_figures *fig);

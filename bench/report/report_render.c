@@ -415,7 +415,12 @@ static char *legend_text(const struct sweep_result *r)
 	for (size_t i = 0; i < r->ngroups; i++)
 		if (r->groups[i].runs < least)
 			least = r->groups[i].runs;
-	if (r->heap_phase)
+	const json_t *t0 = json_array_get(r->trials, 0);
+	int seq = !strcmp(record_str_at(record_at(t0, "explain.bitmap"), "scan", NULL) ?: "", "Seq Scan");
+
+	if (r->heap_phase && seq)
+		fprintf(f, "heap ms: the median time of the heap phase (the Seq Scan node, from EXPLAIN's per-node times; it has no index phase);");
+	else if (r->heap_phase)
 		fprintf(f, "heap ms: the median time of the heap phase (the Bitmap Heap Scan less its index scans, from EXPLAIN's per-node times);");
 	else
 		fprintf(f, "exec ms: the median execution time (the records hold no per-phase times);");

@@ -141,7 +141,7 @@ void verdict_classes_table(struct doc *d, const struct judgement *j)
 		snprintf(cells[7], 96, "%s", o ? verdict_secs(t, sizeof(t), verdict_median_ms(o, 0, regret_value_index(o, def))) : "?");
 		doc_row(d, c);
 	}
-	doc_para(d, "pages read: the median share of the table's heap pages each trial's Bitmap Heap Scan read (EXPLAIN's exact and lossy heap blocks); planner's plan: the scan the planner chose for the query with nothing switched off, and \"(forced)\" when it was not the bitmap scan, which was then measured with the other scans switched off; counts: whether the class is in the answer for the storage, and its weight (--weights); own answer: the class decided alone; at 0, at the answer (%s), at the default (%s): its median whole-query times, cold.",
+	doc_para(d, "pages read: the median share of the table's heap pages each trial's scan read (a Bitmap Heap Scan's exact and lossy heap blocks; a Seq Scan's or parallel workers' heap buffers, read or found); planner's plan: the scan the planner chose for the query with nothing switched off, and \"(forced)\" when it was not the scan the class measures, which was then measured with the other scans switched off; counts: whether the class is in the answer for the storage, and its weight (--weights); own answer: the class decided alone; at 0, at the answer (%s), at the default (%s): its median whole-query times, cold.",
 		 answer ? answer : "none", def ? def : "?");
 }
 

@@ -41,8 +41,9 @@ int race_init(struct runner *r, char *err, size_t errlen)
 	r->nladder = n;
 	for (int i = 0; i < r->cfg.npeers; i++)
 		json_array_append_new(peers, json_string(r->cfg.peers[i]));
-	rc = json_pack("{s:f, s:i, s:o, s:[], s:n, s:b}", "margin", r->cfg.margin, "from_round", DECISION_FIRST_RACE,
-		       "peers", peers, "dropped", "stopped", "include_forced", r->cfg.include_forced);
+	rc = json_pack("{s:f, s:i, s:o, s:[], s:n, s:b, s:b}", "margin", r->cfg.margin, "from_round", DECISION_FIRST_RACE,
+		       "peers", peers, "dropped", "stopped", "include_forced", r->cfg.include_forced,
+		       "replay_all", r->cfg.companion_all);
 	if (rc && r->cfg.weights)
 		json_object_set_new(rc, "weights", class_weights_json(r->cfg.weights));
 	if (n) {
@@ -95,6 +96,11 @@ int race_resume(struct runner *r)
 		r->cfg.peers = r->peer_names;
 		r->cfg.npeers = r->npeer_names;
 	}
+	r->cfg.companion_all |= json_is_true(json_object_get(racing(r), "replay_all"));
+	r->nfollow = 0;
+	json_array_foreach(json_object_get(racing(r), "replay_values"), i, rung)
+		if (json_is_integer(rung) && r->nfollow < (int)(sizeof(r->follow) / sizeof(r->follow[0])))
+			r->follow[r->nfollow++] = (int)json_integer_value(rung);
 	race_apply_drops(r);
 	return 1;
 }
@@ -240,6 +246,39 @@ static size_t neighbours(struct runner *r, const struct regret *g, int *join, in
 				   g->d.regime == DECISION_WITHIN && g->d.answer != (size_t)-1, join);
 }
 
+/* The values whose companions run in the next rounds: 0, the leading
+ * value and its nearest rival (the kept complete value of least worst-case
+ * regret after it), recorded as plan.racing.replay_values, and after which
+ * round in plan.racing.replay_history. */
+static void follow(struct runner *r, const struct regret *g, const unsigned char *dropped)
+{
+	size_t lead = decision_leader(&g->in, &g->d), rival = (size_t)-1;
+	json_t *list = json_array();
+
+	if (!r->cfg.companion || r->cfg.companion_all)
+		return;
+	r->nfollow = 0;
+	r->follow[r->nfollow++] = 0;
+	for (size_t v = 0; lead != (size_t)-1 && v < g->in.nvalues; v++)
+		if (v != lead && !dropped[v] && g->d.complete[v] &&
+		    (rival == (size_t)-1 || g->d.worst[v] < g->d.worst[rival]))
+			rival = v;
+	if (lead != (size_t)-1 && atoi(g->values[lead]))
+		r->follow[r->nfollow++] = atoi(g->values[lead]);
+	if (rival != (size_t)-1 && atoi(g->values[rival]))
+		r->follow[r->nfollow++] = atoi(g->values[rival]);
+	json_t *hist = json_object_get(racing(r), "replay_history");
+
+	for (int i = 0; i < r->nfollow; i++)
+		json_array_append_new(list, json_integer(r->follow[i]));
+	if (!hist) {
+		hist = json_array();
+		json_object_set_new(racing(r), "replay_history", hist);
+	}
+	json_array_append_new(hist, json_pack("{s:i, s:O}", "after_round", r->plan.runs, "values", list));
+	json_object_set_new(racing(r), "replay_values", list);
+}
+
 int race_after_round(struct runner *r, int *decided, int *flagged, int *join, size_t *njoin, int *leader,
 		     char *err, size_t errlen)
 {
@@ -288,6 +327,7 @@ int race_after_round(struct runner *r, int *decided, int *flagged, int *join, si
 				*decided = 0;
 		if (join && r->nladder && r->plan.runs >= DECISION_FIRST_RACE)
 			*njoin = neighbours(r, g, join, leader);
+		follow(r, g, dropped);
 		race_apply_drops(r);
 		keys_to_meta(r);
 		ret = record_meta_write(r->dir, r->meta, err, errlen);

@@ -351,7 +351,22 @@ static int prime(struct runner *r, const struct sweep_trial *t, char *err, size_
 	return ret;
 }
 
-/* The plan's trials not yet recorded, of rounds up to UPTO (0: all). */
+/* Does planned trial T's companion run (runner_cfg.companion_all)? */
+static bool companion_due(const struct runner *r, const struct sweep_trial *t)
+{
+	int v;
+
+	if (!r->cfg.race || r->cfg.companion_all || t->round <= 1)
+		return true;
+	v = atoi(sweep_value(&r->plan, t->combo, 0));
+	for (int i = 0; i < r->nfollow; i++)
+		if (r->follow[i] == v)
+			return true;
+	return false;
+}
+
+/* The plan's trials not yet recorded, of rounds up to UPTO (0: all); a
+ * companion's only where it is due. */
 static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 {
 	int slots = r->cfg.companion ? 2 : 1, n = r->plan.ntrials;
@@ -371,14 +386,21 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 		free(done);
 		return ndone;
 	}
-	left = n * slots - ndone;
+	int skipped = 0;
+
+	for (int i = n; i < n * slots; i++)	/* a companion not due: not run, not counted */
+		if (!done[i] && !companion_due(r, &r->plan.trials[i - n])) {
+			done[i] = true;
+			skipped++;
+		}
+	left = n * slots - ndone - skipped;
 	bool due = !upto;	/* rounds in turn: said only when this round has trials to run */
 
 	for (int i = 0; i < n * slots && !due; i++)
-		due = !done[i] && r->plan.trials[i % n].round <= upto;
+		due = !done[i] && (!upto || r->plan.trials[i % n].round <= upto);
 	if (due)
 		fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
-			n * slots, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
+			n * slots - skipped, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
 	for (int u = 0; ret == 0 && u < n * slots; u++) {
 		int i = units ? units[u] % n : u, k = units ? units[u] / n : 0;
 
@@ -394,7 +416,7 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 			ret = -EINTR;
 			break;
 		}
-		ret = run_one(r, i, k, &sum_ms, &ran_here, &left, n * slots, err, errlen);
+		ret = run_one(r, i, k, &sum_ms, &ran_here, &left, n * slots - skipped, err, errlen);
 	}
 	free(units);
 	free(done);
@@ -544,7 +566,13 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 		fprintf(stderr, "eicbench %s: racing stopped: %s\n", cmd, why);
 		for (int i = 0; i < n; i++)
 			race_stopped(&rs[i], why);
-		return 0;
+		/* the replay trials of the answer and its rival in every round
+		 * they missed (not past --budget) */
+		for (int i = 0; ret == 0 && !at_budget && i < n; i++)
+			if (rs[i].cfg.companion && !rs[i].cfg.companion_all &&
+			    (ret = run_trials(&rs[i], 0, err, errlen)) < 0)
+				*which = i;
+		return ret;
 	}
 	return ret;
 }

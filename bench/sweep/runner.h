@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "bench/pg/server.h"
+#include "bench/judge/decision.h"
 #include "bench/pg/settings.h"
 #include "bench/sweep/sweep.h"
 #include "bench/sweep/workload.h"
@@ -42,6 +43,11 @@ struct runner_cfg {
 	 * query's reads), or NULL; its configuration. It may read wcfg. */
 	const struct workload *companion;
 	void       *ccfg;
+	/* With race: a companion trial beside every query trial; else beside
+	 * every value's in round 1, then only beside 0's, the leading value's
+	 * and its nearest rival's (race.h), those of earlier rounds caught up
+	 * when a value becomes one of them. */
+	bool        companion_all;
 	/* The workload called NAME (a resumed folder's companion), or NULL. */
 	const struct workload *(*find_workload)(const char *name);
 	const char *command;          /* "sweep", "confsweep": the folder's name and meta */
@@ -103,7 +109,9 @@ struct runner {
 	bool   primed;                /* this command's priming trial is done */
 	int    ladder[SWEEP_MAX_VALUES];  /* the race's refining ladder (cfg.refine, or meta.json's) */
 	int    nladder;
-	const char *peer_names[8];    /* a resumed race's peers, from meta.json */
+	int    follow[3];             /* with race, not companion_all: the values whose companions run after round 1 */
+	int    nfollow;
+	const char *peer_names[DECISION_MAX_QUERIES];  /* a resumed race's peers, from meta.json */
 	int    npeer_names;
 	const volatile sig_atomic_t *stop;
 };

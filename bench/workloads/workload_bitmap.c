@@ -36,8 +36,12 @@ int bitmap_session(const struct runner *r, PGconn *c, int combo, char *err, size
 
 	if (ret == 0 && !b->jit)
 		ret = pgutil_exec_file(c, "sweep/no_jit.sql", err, errlen);
+	const struct query_class *qc = query_class_of(b->q.name);
+
+	if (ret == 0 && qc && qc->session)
+		ret = pgutil_exec_file(c, qc->session, err, errlen);
 	if (ret == 0 && b->force_bitmap)
-		ret = pgutil_exec_file(c, "sweep/force_bitmap.sql", err, errlen);
+		ret = pgutil_exec_file(c, qc && qc->force ? qc->force : "sweep/force_bitmap.sql", err, errlen);
 	return ret == 0 ? runner_session(r, c, combo, err, errlen) : ret;
 }
 
@@ -52,26 +56,62 @@ char *bitmap_explain_sql(const char *file, const char *query)
 	return s;
 }
 
-/* One Bitmap Heap Scan, on the relation expected (when one is). */
-static int need_bitmap(const struct bitmap_cfg *b, const struct explain_figures *f,
+/* The scan B's class measures (a file's query: one Bitmap Heap Scan). */
+static enum query_scan scan_of(const struct bitmap_cfg *b)
+{
+	const struct query_class *qc = query_class_of(b->q.name);
+
+	return qc ? qc->scan : QUERY_SCAN_BITMAP;
+}
+
+/* The one scan the class measures, on the relation expected (when one is);
+ * a Seq Scan's figures then take the bitmap scan's place in F. */
+static int need_bitmap(const struct bitmap_cfg *b, struct explain_figures *f,
 		       char *err, size_t errlen)
 {
-	if (!f->has_bitmap_heap_scan) {
+	enum query_scan want = scan_of(b);
+	const char *name = query_scan_name(want);
+
+	if (want == QUERY_SCAN_SEQ) {
+		if (f->has_bitmap_heap_scan || f->seq.nodes != 1 || f->seq.parallel_aware) {
+			snprintf(err, errlen, "the plan is not one Seq Scan without parallel workers (nodes: %s)", f->node_types);
+			return -EPROTO;
+		}
+		explain_take_seq(f);
+	} else if (!f->has_bitmap_heap_scan) {
 		snprintf(err, errlen, "the plan has no Bitmap Heap Scan (nodes: %s), even with the other scans switched off",
 			 f->node_types);
 		return -EPROTO;
 	}
 	if (f->bitmap.nodes > 1) {
-		snprintf(err, errlen, "the plan has %d Bitmap Heap Scans (nodes: %s); a sweep measures a query with one",
-			 f->bitmap.nodes, f->node_types);
+		snprintf(err, errlen, "the plan has %d %ss (nodes: %s); a sweep measures a query with one",
+			 f->bitmap.nodes, name, f->node_types);
+		return -EPROTO;
+	}
+	if (f->bitmap.parallel_aware != (want == QUERY_SCAN_PARALLEL_BITMAP)) {
+		snprintf(err, errlen, "the plan's Bitmap Heap Scan is %sparallel (nodes: %s); the class %s measures a %s",
+			 f->bitmap.parallel_aware ? "" : "not ", f->node_types, b->q.name, name);
 		return -EPROTO;
 	}
 	if (b->relation[0] && strcmp(f->bitmap.relation, b->relation)) {
-		snprintf(err, errlen, "the Bitmap Heap Scan reads '%s', not '%s' as the sweep expects",
-			 f->bitmap.relation, b->relation);
+		snprintf(err, errlen, "the %s reads '%s', not '%s' as the sweep expects",
+			 name, f->bitmap.relation, b->relation);
 		return -EPROTO;
 	}
 	return 0;
+}
+
+/* The class's scan is one its server's setting governs (seq: 17 and later). */
+static int check_version(const struct bitmap_cfg *b, PGconn *c, char *err, size_t errlen)
+{
+	const struct query_class *qc = query_class_of(b->q.name);
+	int major = PQserverVersion(c) / 10000;
+
+	if (!qc || !qc->min_major || major >= qc->min_major)
+		return 0;
+	snprintf(err, errlen, "--query %s: PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it): the class measures nothing the setting changes there",
+		 b->q.name, major, query_scan_name(qc->scan), qc->min_major);
+	return -EINVAL;
 }
 
 /* ---- before the first trial ---- */
@@ -139,7 +179,8 @@ static int explain_once(struct runner *r, PGconn *c, struct explain_figures *f,
 static int plan_of(struct runner *r, PGconn *c, char *err, size_t errlen)
 {
 	struct bitmap_cfg *b = cfg_of(r);
-	bool may_force = b->force_bitmap;
+	const struct query_class *qc = query_class_of(b->q.name);
+	bool may_force = b->force_bitmap && (!qc || qc->force);
 	struct explain_figures f;
 	int ret;
 
@@ -229,6 +270,8 @@ static int check(struct runner *r, char *err, size_t errlen)
 	PQclear(res);
 	if (ret == 0 && query_is_preset(b->q.name))
 		snprintf(b->relation, sizeof(b->relation), "test");
+	if (ret == 0)
+		ret = check_version(b, c, err, errlen);
 	if (ret == 0)
 		ret = plan_of(r, c, err, errlen);
 	if (ret == 0) {

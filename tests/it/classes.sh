@@ -3,13 +3,15 @@
 # own EXPLAIN's heap blocks; each sweep records the planner's own plan and
 # whether the measured one had to be forced; in a run, a forced class is
 # shown and left out of the answer unless --include-forced, and --weights
-# leaves a class out at 0 and is printed; a data set loaded before the
+# leaves a class out at 0 and is printed; the parallel class reads through
+# a Parallel Bitmap Heap Scan; the Seq Scan class is refused on 15 when
+# named and left out (said) by default; a data set loaded before the
 # classes gets their indexes in place. On an emulated device of 2 ms with
 # 32 reads at once (ground truth: the latency is the whole story), the
 # scattered 0.1% class's heap phase at 16 is at least 4x faster than at 0
 # (on 10M rows), and its own answer is 16 or more.
 . tests/it/lib.sh
-plan 24
+plan 32
 
 D=$T/pg
 P=54431
@@ -20,7 +22,7 @@ q() { sql "$D" $P "$1"; }
 ok "a data set of $ROWS rows with the classes' indexes" "$EB" load --datadir "$D" --rows $ROWS
 
 # share: designed share of the heap pages, per class
-classes="scattered-0.1:0.001 scattered-1:0.01 scattered-5:0.05 sparse:0.2 runs-16:0.01 runs-128:0.05 blog:1"
+classes="scattered-0.1:0.001 scattered-1:0.01 scattered-5:0.05 sparse:0.2 runs-16:0.01 runs-128:0.05 blog:1 parallel:0.05"
 shares=
 plans=
 for cs in $classes; do
@@ -31,12 +33,27 @@ for cs in $classes; do
 		'[.[] | select(.priming != true) | (.explain.bitmap.exact_heap_blocks + .explain.bitmap.lossy_heap_blocks)] | .[0] / $pages' \
 		"$T/s-$c/trials.jsonl" 2>/dev/null)
 	shares="$shares $c:$(awk -v s="$read_share" -v w="${cs#*:}" 'BEGIN { print (s >= w / 2 && s <= w * 2) ? "ok" : s }')"
-	plans="$plans $c:$(jq -r '(.plan.planner_plan | length > 0) and (.plan.forced == (.plan.planner_plan | contains("Bitmap Heap Scan") | not))' "$T/s-$c/meta.json")"
+	# the scan the class measures: parallel's under a Gather
+	plans="$plans $c:$(jq -r --arg c "$c" '(.plan.planner_plan | length > 0) and (.plan.forced ==
+		(.plan.planner_plan | test(if $c == "parallel" then "Gather.*Bitmap Heap Scan" else "Bitmap Heap Scan" end) | not))' "$T/s-$c/meta.json")"
 done
 same "each class reads its share of the heap pages, within a factor of 2" "$shares" \
-	" scattered-0.1:ok scattered-1:ok scattered-5:ok sparse:ok runs-16:ok runs-128:ok blog:ok"
+	" scattered-0.1:ok scattered-1:ok scattered-5:ok sparse:ok runs-16:ok runs-128:ok blog:ok parallel:ok"
 same "each sweep records the planner's own plan, and forced exactly when it is not the bitmap scan" "$plans" \
-	" scattered-0.1:true scattered-1:true scattered-5:true sparse:true runs-16:true runs-128:true blog:true"
+	" scattered-0.1:true scattered-1:true scattered-5:true sparse:true runs-16:true runs-128:true blog:true parallel:true"
+same "parallel reads through a Parallel Bitmap Heap Scan, its two workers launched" \
+	"$(jq -s -c '[.[] | select(.priming != true) | [.explain.bitmap.parallel_aware, .explain.workers_launched]] | unique' "$T/s-parallel/trials.jsonl")" '[[true,2]]'
+
+# The Seq Scan class: the setting governs it from 17 on (tests/it/classes-pg18.sh).
+fails 2 "PostgreSQL 15 reads a Seq Scan without effective_io_concurrency (17 and later apply it)" \
+	"sweep --query seq is refused on 15, saying why" \
+	"$EB" sweep --datadir "$D" --query seq --eic 0 --runs 1 --no-cache-check --out "$T/s-seq"
+fails 2 "PostgreSQL 15 reads a Seq Scan.*so the class seq measures nothing" "and run --query naming it too" \
+	"$EB" run --datadir "$D" --rows $ROWS --no-probe --query scattered-1,seq --out "$T/r-seq"
+absent "neither made a folder" "$T/s-seq" "$T/r-seq"
+fails 2 "a replay issues one backend's bitmap heap reads, and this class reads through a Parallel Bitmap Heap Scan" \
+	"sweep --replay refuses a class whose reads are not one backend's" \
+	"$EB" sweep --datadir "$D" --query parallel --replay --eic 0 --runs 1 --out "$T/s-par"
 same "the scattered and runs classes are the planner's own bitmap scans" \
 	"$(for c in scattered-1 scattered-5 runs-16 runs-128; do jq -r .plan.forced "$T/s-$c/meta.json"; done | sort -u)" false
 same "blog is not: the planner runs a Seq Scan for it here" "$(jq -r '[.plan.forced, .plan.planner_plan] | join(" ")' "$T/s-blog/meta.json")" "true Seq Scan"
@@ -62,6 +79,16 @@ same "the weights are recorded, and blog is left out at 0" \
 fails 2 "'runs-16' is not a class this run measures" "--weights naming a class not measured is refused" \
 	"$EB" run --datadir "$D" $RUN --query scattered-1,blog --weights runs-16=2 --out "$T/r4"
 same "and nothing was made" "$(ls -d "$T/r4" 2>/dev/null | wc -l)" 0
+
+# Every class by default: on 15, seq is left out, said and recorded.
+says_err "a run of every class on 15 says seq is not measured" \
+	"^eicbench run: not measured: seq (PostgreSQL 15 reads a Seq Scan without effective_io_concurrency; 17 and later apply it)" \
+	"$EB" run --datadir "$D" --rows $ROWS --no-probe --eic 0 --runs 1 --max-runs 1 --out "$T/r-all"
+same "the run measured the other eight, recorded what it left out" \
+	"$(ls -d "$T"/r-all/sweep-* | sed 's/.*sweep-//' | sort | tr '\n' ' ')$(jq -r .options.classes_left_out "$T/r-all/meta.json" | cut -c1-4)" \
+	"blog parallel runs-128 runs-16 scattered-0.1 scattered-1 scattered-5 sparse seq "
+same "its class table shows the parallel class with the planner's plan" \
+	"$("$EB" report "$T/r-all" --json 2>/dev/null | jq -r '.classes[] | select(.class == "parallel") | .planner_scan')" "Parallel Bitmap Heap Scan"
 
 # A data set from before the classes: their indexes are added in place.
 q "drop index test_scattered_idx; drop statistics test_scattered_stat" >/dev/null
