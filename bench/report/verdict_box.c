@@ -498,7 +498,7 @@ static void say_why(FILE *f, const struct regret *g)
 		fprintf(f, "; %s is the smallest value within %.0f%% of the fastest %s.", g->values[a],
 			100 * g->in.margin, nq == 1 ? "there" : "in every query");
 	else
-		fprintf(f, "; no value comes within %.0f%% of the fastest in every query, and %s costs least at its worst.",
+		fprintf(f, "; no value is shown (at 95%%) within %.0f%% of the fastest in every query, and %s costs least at its worst.",
 			100 * g->in.margin, g->values[a]);
 }
 

@@ -365,8 +365,9 @@ static bool companion_due(const struct runner *r, const struct sweep_trial *t)
 	return false;
 }
 
-/* The plan's trials not yet recorded, of rounds up to UPTO (0: all); a
- * companion's only where it is due. */
+/* The plan's trials not yet recorded, of rounds up to UPTO (0: all; -1:
+ * all, said only when there is one to run); a companion's only where it
+ * is due. */
 static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 {
 	int slots = r->cfg.companion ? 2 : 1, n = r->plan.ntrials;
@@ -394,17 +395,17 @@ static int run_trials(struct runner *r, int upto, char *err, size_t errlen)
 			skipped++;
 		}
 	left = n * slots - ndone - skipped;
-	bool due = !upto;	/* rounds in turn: said only when this round has trials to run */
+	bool due = !upto;	/* rounds in turn, or catching up: said only when there are trials to run */
 
 	for (int i = 0; i < n * slots && !due; i++)
-		due = !done[i] && (!upto || r->plan.trials[i % n].round <= upto);
+		due = !done[i] && (upto < 0 || r->plan.trials[i % n].round <= upto);
 	if (due)
 		fprintf(stderr, "eicbench %s: %d trials (%d done), %s; records in %s\n", r->cfg.command,
 			n * slots - skipped, ndone, r->cfg.warm ? "WARM" : "cold", r->dir);
 	for (int u = 0; ret == 0 && u < n * slots; u++) {
 		int i = units ? units[u] % n : u, k = units ? units[u] / n : 0;
 
-		if (done[k * n + i] || (upto && r->plan.trials[i].round > upto))
+		if (done[k * n + i] || (upto > 0 && r->plan.trials[i].round > upto))
 			continue;
 		if (r->cfg.prime && !r->primed && !(r->stop && *r->stop)) {
 			ret = prime(r, &r->plan.trials[i], err, errlen);
@@ -570,7 +571,7 @@ static int raced_rounds(struct runner *rs, int n, int *which, char *err, size_t 
 		 * they missed (not past --budget) */
 		for (int i = 0; ret == 0 && !at_budget && i < n; i++)
 			if (rs[i].cfg.companion && !rs[i].cfg.companion_all &&
-			    (ret = run_trials(&rs[i], 0, err, errlen)) < 0)
+			    (ret = run_trials(&rs[i], -1, err, errlen)) < 0)
 				*which = i;
 		return ret;
 	}

@@ -176,7 +176,7 @@ refused "$T/fifo: cannot read it (not a regular file" "confsweep: a FIFO as the 
 	timeout 30 "$EB" confsweep "$T/fifo" --datadir "$T/pg" --out "$T/out"
 refused "could not open file \"$T/fifo\": not a regular file" "tpcb run -f of a FIFO" \
 	timeout 30 "$EB" tpcb run --datadir "$T/pg" -f "$T/fifo" -t 1 --out "$T/out"
-refused "--query '$T/fifo': not a preset (scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog) and not a readable file of at most 1 MiB (not a regular file" "sweep --query of a FIFO" \
+refused "--query '$T/fifo': not a preset (scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog, parallel, seq) and not a readable file of at most 1 MiB (not a regular file" "sweep --query of a FIFO" \
 	timeout 30 "$EB" sweep --datadir "$T/pg" --query "$T/fifo" --out "$T/out"
 refused "$T/fifo is not a regular file or block device" "probe --file of a FIFO" \
 	timeout 30 "$EB" probe --file "$T/fifo" --count 8 --out "$T/out"

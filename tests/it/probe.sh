@@ -186,7 +186,7 @@ fails 2 'column "nocol" does not exist' "a query the server refuses is bad input
 echo 'SELECT * FROM test WHERE minor = 5000' >"$T/q_none.sql"
 fails 2 "no heap blocks to replay" "a query with no rows is refused" \
 	"$EB" probe --datadir "$D" --relation test --query "$T/q_none.sql" --no-cold
-fails 2 "not a preset (scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog)" "an unknown query is refused" "$EB" probe --datadir "$D" --relation test --query dense
+fails 2 "not a preset (scattered-0.1, scattered-1, scattered-5, sparse, runs-16, runs-128, blog, parallel, seq)" "an unknown query is refused" "$EB" probe --datadir "$D" --relation test --query dense
 fails 2 "excludes --relation" "--file with --datadir is refused" "$EB" probe --file "$F" --datadir "$D" --relation test
 fails 2 "--relation is required" "--datadir without --relation is refused" "$EB" probe --datadir "$D" --query sparse
 fails 2 "give random, seq or replay:FILE" "an unknown pattern in the relation form is refused" \

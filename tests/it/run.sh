@@ -164,11 +164,12 @@ same "each sweep races with the other as its peer" "$(rj .plan.racing.peers blog
 same "the same rounds, values out and reason to stop in both" \
 	"$(rj '[.plan.runs, (.plan.racing.dropped | map([.value, .after_round]) | sort), .plan.racing.stopped]' blog)" \
 	"$(rj '[.plan.runs, (.plan.racing.dropped | map([.value, .after_round]) | sort), .plan.racing.stopped]' sparse)"
-# in_turn: "q round first last" of every recorded trial, in the order run;
-# each query's rounds must come as blog 1, sparse 1, blog 2, sparse 2, ...
+# in_turn: "q round first last" of every recorded query trial, in the order
+# run; each query's rounds must come as blog 1, sparse 1, blog 2, sparse 2,
+# ... (replay trials of rounds a value missed are caught up at the end)
 in_turn() {
 	for q in blog sparse; do
-		jq -r --arg q $q 'select(.priming != true) | "\(.round) \($q) \(.started_unix_s)"' "$R/sweep-$q/trials.jsonl"
+		jq -r --arg q $q 'select(.priming != true and .workload == null) | "\(.round) \($q) \(.started_unix_s)"' "$R/sweep-$q/trials.jsonl"
 	done | sort -k3,3g | awk '{ k = $1 " " $2 } k != last { print k; last = k }' | tr '\n' ,
 }
 same "the sweeps' rounds taken in turn, blog then sparse" "$(in_turn)" \
