@@ -42,7 +42,7 @@ struct run;
 /* One step: what it is called in meta.json and on the terminal, where it
  * writes, and the library call that does it (an exit status: 0, 1, 2). */
 struct step {
-	char   name[64];              /* "sweep sparse" */
+	char   name[192];             /* "sweep sparse", "sweeps blog, sparse, round by round" */
 	char   sub[64];               /* subfolder of the run, or "" */
 	char   out[PATH_MAX + 80];    /* the run's folder / sub */
 	int  (*run)(struct run *r, struct step *s);

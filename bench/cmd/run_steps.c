@@ -309,7 +309,7 @@ static void plan_sweeps(struct run *r)
 			if (k != q)
 				all[q]->peers[all[q]->npeers++] = all[k]->out;
 	if (r->nqueries > 1) {
-		char name[64] = "sweeps";
+		char name[sizeof(all[0]->name)] = "sweeps";
 
 		for (int q = 0; q < r->nqueries; q++)
 			snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s", q ? ", " : " ",

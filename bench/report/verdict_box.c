@@ -248,6 +248,16 @@ static json_t *caveats(const struct run_result *v, const struct regret *g)
 			   json_is_true(json_object_get(pause, "kept")) ? "--keep-page-reporting" :
 			   json_is_string(json_object_get(pause, "why")) ? json_string_value(json_object_get(pause, "why")) :
 			   "a run made before the pause existed");
+	const char *iom = record_str_at(json_object_get(m, "server"), "settings", "io_method");
+	const char *workers = record_str_at(json_object_get(m, "server"), "settings", "io_workers");
+	const char *ans = g->d.answer != NONE ? g->values[g->d.answer] : NULL;
+
+	/* 18's worker method: above 0 the reads go through worker processes,
+	 * which a machine with few CPUs may run slower than the backend alone */
+	if (iom && !strcmp(iom, "worker") && ans && !strcmp(ans, "0"))
+		add_caveat(list, "PostgreSQL ran with io_method = worker: above 0 its reads were issued by %s I/O worker process%s, on a machine with %.0f CPUs, where handing them over can cost more than it overlaps. io_method = io_uring issues them from the backend itself; eicbench sweep --query %s --eic 0,16,256 --set io_method=worker,io_uring measures both here (it restarts the server).",
+			   workers ? workers : "the", workers && !strcmp(workers, "1") ? "" : "es",
+			   record_num_at(m, "host.cpu_count"), g->names[0]);
 	if (emu) {
 		/* the emulator records its model's words as "summary" */
 		const char *model = json_is_string(emu) ? json_string_value(emu) :
@@ -498,7 +508,7 @@ static void say_why(FILE *f, const struct regret *g)
 		fprintf(f, "; %s is the smallest value within %.0f%% of the fastest %s.", g->values[a],
 			100 * g->in.margin, nq == 1 ? "there" : "in every query");
 	else
-		fprintf(f, "; no value is shown (at 95%%) within %.0f%% of the fastest in every query, and %s costs least at its worst.",
+		fprintf(f, "; no value is shown within %.0f%% of the fastest in every query; %s costs least at worst.",
 			100 * g->in.margin, g->values[a]);
 }
 

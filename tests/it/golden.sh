@@ -6,7 +6,7 @@
 # scripts/golden.sh renders them again and the diff is committed. The check
 # itself must fail on a report changed by one byte, and on one left out.
 . tests/it/lib.sh
-plan 34
+plan 36
 
 sh scripts/golden.sh --check >"$T/check.out" 2>&1
 for f in $(ls tests/fixtures/run/*/report.md tests/fixtures/run/*/report.html \
