@@ -116,9 +116,20 @@ static int split_queries(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The classes the run measures (after classes_for_version), comma-separated. */
+static const char *measured_list(const struct run *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < r->nqueries; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", r->queries[i]);
+	return buf;
+}
+
 /* --weights: each class named is one the run measures. */
 static int check_weights(struct run *r, char *err, size_t errlen)
 {
+	char list[RUN_MAX_QUERIES * 32];
+
 	if (!r->o.weights)
 		return 0;
 	if (class_weights_parse(r->o.weights, &r->weights, err, errlen) < 0)
@@ -130,8 +141,7 @@ static int check_weights(struct run *r, char *err, size_t errlen)
 			found |= !strcmp(r->queries[q], r->weights.name[i]);
 		if (!found) {
 			snprintf(err, errlen, "--weights '%s': '%s' is not a class this run measures (--query: %s)",
-				 r->o.weights, r->weights.name[i],
-				 r->o.query ? r->o.query : r->o.quick ? QUERY_CLASSES_QUICK : QUERY_CLASSES);
+				 r->o.weights, r->weights.name[i], measured_list(r, list, sizeof(list)));
 			return -EINVAL;
 		}
 	}
@@ -165,15 +175,15 @@ static int check_applies(const struct run *r, bool resuming, char *err, size_t e
 			 o->margin_pct ? "margin" :
 			 o->query ? "query" : o->depths ? "depth" : o->quick ? "quick" :
 			 o->weights ? "weights" : o->include_forced ? "include-forced" :
-			 o->no_probe ? "no-probe" : o->tablespace_dir ? "tablespace-dir" : NULL))
+			 o->no_probe ? "no-probe" : o->replay ? "replay" : o->tablespace_dir ? "tablespace-dir" : NULL))
 		why = "a resumed run goes on with the options it was started with; give --resume DIR and the server's options alone";
 	else if (o->srv.dsn && (bad = o->srv.datadir ? "datadir" : o->srv.pgbin ? "pgbin" : o->srv.pg ? "pg" :
 				o->srv.user ? "user" : o->srv.listen ? "listen" : o->srv.port ? "port" : NULL))
 		why = "it is the managed cluster's, and --dsn names an existing server instead";
 	else if (o->quick && (bad = o->max_runs ? "max-runs" : o->budget_s > 0 ? "budget" : NULL))
 		why = "--quick runs each sweep --runs rounds and no more";
-	else if (o->no_probe && (bad = o->depths ? "depth" : NULL))
-		why = "--no-probe leaves out the device's curve";
+	else if (o->no_probe && (bad = o->depths ? "depth" : o->replay ? "replay" : NULL))
+		why = "--no-probe leaves out the device's curve and the replay trials";
 	if (!bad)
 		return 0;
 	snprintf(err, errlen, "--%s does not apply here: %s", bad, why);
@@ -239,28 +249,12 @@ static void newest_version(struct run *r)
 		 major, why);
 }
 
-/* The server's major version: the managed cluster's binaries, or the
- * --dsn server asked (read only); 0 when it cannot be told. */
-static int server_major(const struct server *s)
-{
-	char err[256];
-	PGconn *c;
-	int v;
-
-	if (!s->external)
-		return (v = server_bin_version(s)) > 0 ? v / 10000 : 0;
-	if (!(c = server_connect(s, NULL, err, sizeof(err))))
-		return 0;
-	v = PQstatus(c) == CONNECTION_OK ? PQserverVersion(c) / 10000 : 0;
-	PQfinish(c);
-	return v;
-}
 
 /* Classes whose scan this version's setting does not govern (seq before
  * 17): left out of the default list, said and recorded; refused when named. */
 static int classes_for_version(struct run *r, const struct server *s, char *err, size_t errlen)
 {
-	int major = server_major(s), k = 0;
+	int major = server_major_of(s), k = 0;
 
 	for (int i = 0; i < r->nqueries; i++) {
 		const struct query_class *qc = query_class_of(r->queries[i]);
@@ -269,7 +263,7 @@ static int classes_for_version(struct run *r, const struct server *s, char *err,
 			memmove(r->queries[k++], r->queries[i], sizeof(r->queries[0]));
 			continue;
 		}
-		if (r->o.query) {
+		if (r->o.query && !r->o.resume) {
 			snprintf(err, errlen, "--query '%s': PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it), so the class %s measures nothing the setting changes there; leave it out",
 				 r->o.query, major, query_scan_name(qc->scan), qc->min_major, r->queries[i]);
 			return -EINVAL;
@@ -301,8 +295,6 @@ static int resolve(struct run *r, char *err, size_t errlen)
 	r->refine = o->eic || o->quick ? NULL : RUN_EIC_LADDER;
 	ret = split_queries(r, err, errlen);
 	if (ret == 0)
-		ret = check_weights(r, err, errlen);
-	if (ret == 0)
 		ret = check_lists(r, err, errlen);
 	if (ret == 0)
 		newest_version(r);
@@ -312,6 +304,8 @@ static int resolve(struct run *r, char *err, size_t errlen)
 		ret = check_init_opts(r, port, &s, err, errlen);
 	if (ret == 0)
 		ret = classes_for_version(r, &s, err, errlen);
+	if (ret == 0)	/* on the classes this version measures */
+		ret = check_weights(r, err, errlen);
 	if (ret == 0)
 		ret = run_plan_steps(r, err, errlen);
 	return ret;
@@ -332,8 +326,9 @@ static json_t *folders_json(const struct run *r, const char *prefix)
 static json_t *options_json(const struct run *r)
 {
 	const struct run_opts *o = &r->o;
+	char list[RUN_MAX_QUERIES * 32];
 	json_t *opts = json_pack("{s:I, s:I, s:s, s:s, s:I, s:I, s:b, s:b, s:s, s:f, s:I}", "rows", (json_int_t)o->rows,
-				 "seed", (json_int_t)o->seed, "eic", r->eic, "query", o->query ? o->query : o->quick ? QUERY_CLASSES_QUICK : QUERY_CLASSES,
+				 "seed", (json_int_t)o->seed, "eic", r->eic, "query", measured_list(r, list, sizeof(list)),
 				 "runs", (json_int_t)o->runs, "max_runs", (json_int_t)o->max_runs,
 				 "quick", o->quick, "no_probe", o->no_probe,
 				 "depths", o->depths ? o->depths : o->quick ? RUN_DEPTHS_QUICK : RUN_DEPTHS,
@@ -492,6 +487,8 @@ static void options_of(struct run_opts *o, const json_t *opts)
 	o->margin_pct = json_integer_value(json_object_get(opts, "margin_pct"));
 	o->quick = json_is_true(json_object_get(opts, "quick"));
 	o->no_probe = json_is_true(json_object_get(opts, "no_probe"));
+	o->replay = json_is_true(json_object_get(opts, "replay_all"));
+	o->include_forced = json_is_true(json_object_get(opts, "include_forced"));
 	o->eic = json_string_value(json_object_get(opts, "eic"));
 	o->query = json_string_value(json_object_get(opts, "query"));
 	o->depths = json_string_value(json_object_get(opts, "depths"));

@@ -179,6 +179,20 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 		ret = build_grid(o, &r->cfg.grid, err, errlen);
 	if (ret == 0 && (!o->resume || o->query))
 		ret = query_load(o->query ? o->query : "blog", &b->q, err, errlen);
+	/* a class whose scan this version's setting does not govern: refused
+	 * before the server is touched */
+	const struct query_class *qc = ret == 0 && o->query ? query_class_of(o->query) : NULL;
+
+	if (qc && qc->min_major && !o->resume) {
+		struct server s;
+		int major = server_resolve(&o->srv, &s, err, errlen) == 0 ? server_major_of(&s) : 0;
+
+		if (major && major < qc->min_major) {
+			snprintf(err, errlen, "--query %s: PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it): the class measures nothing the setting changes there",
+				 o->query, major, query_scan_name(qc->scan), qc->min_major);
+			ret = -EINVAL;
+		}
+	}
 	if (ret == 0 && o->replay && o->query && !query_replayable(o->query)) {
 		snprintf(err, errlen, "--replay with --query %s: a replay issues one backend's bitmap heap reads, and this class reads through a %s; give a class read by one backend's bitmap scan (" QUERY_BITMAP_CLASSES ") or leave --replay out",
 			 o->query, query_scan_name(query_class_of(o->query)->scan));

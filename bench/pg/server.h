@@ -130,6 +130,10 @@ int server_restart(struct server *s, char *err, size_t errlen);
 /* Running postmaster's pid, 0 when stopped. */
 pid_t server_running_pid(const struct server *s);
 
+/* The server's major version: the managed cluster's binaries, or the
+ * --dsn server asked (read only); 0 when it cannot be told. */
+int server_major_of(const struct server *s);
+
 /* A connection to DBNAME (NULL: the suite's database), or NULL with ERR. */
 PGconn *server_connect(const struct server *s, const char *dbname,
 		       char *err, size_t errlen);

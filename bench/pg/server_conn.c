@@ -85,3 +85,18 @@ PGconn *server_connect(const struct server *s, const char *dbname,
 	PQfinish(c);
 	return NULL;
 }
+
+int server_major_of(const struct server *s)
+{
+	char err[256];
+	PGconn *c;
+	int v;
+
+	if (!s->external)
+		return (v = server_bin_version(s)) > 0 ? v / 10000 : 0;
+	if (!(c = server_connect(s, NULL, err, sizeof(err))))
+		return 0;
+	v = PQstatus(c) == CONNECTION_OK ? PQserverVersion(c) / 10000 : 0;
+	PQfinish(c);
+	return v;
+}

@@ -96,7 +96,12 @@ int race_resume(struct runner *r)
 		r->cfg.peers = r->peer_names;
 		r->cfg.npeers = r->npeer_names;
 	}
-	r->cfg.companion_all |= json_is_true(json_object_get(racing(r), "replay_all"));
+	/* the folder's own rule; one made before it put a replay beside every trial */
+	{
+		const json_t *ra = json_object_get(racing(r), "replay_all");
+
+		r->cfg.companion_all = ra ? json_is_true(ra) : true;
+	}
 	r->nfollow = 0;
 	json_array_foreach(json_object_get(racing(r), "replay_values"), i, rung)
 		if (json_is_integer(rung) && r->nfollow < (int)(sizeof(r->follow) / sizeof(r->follow[0])))
@@ -247,16 +252,17 @@ static size_t neighbours(struct runner *r, const struct regret *g, int *join, in
 }
 
 /* The values whose companions run in the next rounds: 0, the leading
- * value and its nearest rival (the kept complete value of least worst-case
- * regret after it), recorded as plan.racing.replay_values, and after which
+ * value and its nearest rival (of the values not dropped before this
+ * decision and complete, the one of least worst-case regret after it), recorded as plan.racing.replay_values, and after which
  * round in plan.racing.replay_history. */
 static void follow(struct runner *r, const struct regret *g, const unsigned char *dropped)
 {
 	size_t lead = decision_leader(&g->in, &g->d), rival = (size_t)-1;
-	json_t *list = json_array();
+	json_t *list, *hist;
 
 	if (!r->cfg.companion || r->cfg.companion_all)
 		return;
+	list = json_array();
 	r->nfollow = 0;
 	r->follow[r->nfollow++] = 0;
 	for (size_t v = 0; lead != (size_t)-1 && v < g->in.nvalues; v++)
@@ -267,8 +273,7 @@ static void follow(struct runner *r, const struct regret *g, const unsigned char
 		r->follow[r->nfollow++] = atoi(g->values[lead]);
 	if (rival != (size_t)-1 && atoi(g->values[rival]))
 		r->follow[r->nfollow++] = atoi(g->values[rival]);
-	json_t *hist = json_object_get(racing(r), "replay_history");
-
+	hist = json_object_get(racing(r), "replay_history");
 	for (int i = 0; i < r->nfollow; i++)
 		json_array_append_new(list, json_integer(r->follow[i]));
 	if (!hist) {

@@ -11,7 +11,7 @@
 # scattered 0.1% class's heap phase at 16 is at least 4x faster than at 0
 # (on 10M rows), and its own answer is 16 or more.
 . tests/it/lib.sh
-plan 32
+plan 36
 
 D=$T/pg
 P=54431
@@ -87,6 +87,13 @@ says_err "a run of every class on 15 says seq is not measured" \
 same "the run measured the other eight, recorded what it left out" \
 	"$(ls -d "$T"/r-all/sweep-* | sed 's/.*sweep-//' | sort | tr '\n' ' ')$(jq -r .options.classes_left_out "$T/r-all/meta.json" | cut -c1-4)" \
 	"blog parallel runs-128 runs-16 scattered-0.1 scattered-1 scattered-5 sparse seq "
+same "the classes measured are what options.query records" "$(jq -r .options.query "$T/r-all/meta.json")" \
+	"scattered-0.1,scattered-1,scattered-5,sparse,runs-16,runs-128,blog,parallel"
+says_err "and the run resumes (nothing left to do)" "^eicbench run: 0 steps left" "$EB" run --resume "$T/r-all"
+fails 2 "'seq' is not a class this run measures" "--weights naming seq on 15 is refused" \
+	"$EB" run --datadir "$D" --rows $ROWS --no-probe --eic 0 --weights seq=2 --out "$T/r-w"
+fails 2 "--replay does not apply here" "--replay with --no-probe is refused" \
+	"$EB" run --datadir "$D" --rows $ROWS --no-probe --replay --query scattered-1 --out "$T/r-w"
 same "its class table shows the parallel class with the planner's plan" \
 	"$("$EB" report "$T/r-all" --json 2>/dev/null | jq -r '.classes[] | select(.class == "parallel") | .planner_scan')" "Parallel Bitmap Heap Scan"
 
