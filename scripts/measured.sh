@@ -11,11 +11,15 @@ set -eu
 EB=${EB:-./eicbench}
 out=${OUT:-docs/measured.md}
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+scratch=$(mktemp -d)
+trap 'rm -f "$tmp"; rm -rf "$scratch"' EXIT
 
 # row DIR: one table row for a run's folder
 row() {
-	v=$("$EB" report "$1" --format json --no-plot 2>/dev/null) || { echo "measured: $1: no verdict" >&2; return 1; }
+	# rendered in a copy: a report writes its files into the folder, and a
+	# fixture's committed files must stay as they are
+	rm -rf "$scratch/f" && cp -r "$1" "$scratch/f"
+	v=$("$EB" report "$scratch/f" --format json --no-plot 2>/dev/null) || { echo "measured: $1: no verdict" >&2; return 1; }
 	m=$1/meta.json
 	s=$(jq -r '.sweeps | to_entries[0].value' "$m")
 	jq -r --argjson v "$v" --slurpfile s "$1/$s/meta.json" '
@@ -80,5 +84,6 @@ row() {
 	echo "  ([benchmarks.md](benchmarks.md) says how to read them)."
 } >"$tmp"
 mv "$tmp" "$out"
+rm -rf "$scratch"
 trap - EXIT
 echo "measured: $out written from $# folder(s)" >&2
