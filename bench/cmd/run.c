@@ -249,28 +249,27 @@ static void newest_version(struct run *r)
 		 major, why);
 }
 
-
 /* Classes whose scan this version's setting does not govern (seq before
  * 17): left out of the default list, said and recorded; refused when named. */
 static int classes_for_version(struct run *r, const struct server *s, char *err, size_t errlen)
 {
 	int major = server_major_of(s), k = 0;
+	char why[256];
 
 	for (int i = 0; i < r->nqueries; i++) {
 		const struct query_class *qc = query_class_of(r->queries[i]);
 
-		if (!major || !qc || !qc->min_major || major >= qc->min_major) {
+		if (query_governed(r->queries[i], major, why, sizeof(why))) {
 			memmove(r->queries[k++], r->queries[i], sizeof(r->queries[0]));
 			continue;
 		}
 		if (r->o.query && !r->o.resume) {
-			snprintf(err, errlen, "--query '%s': PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it), so the class %s measures nothing the setting changes there; leave it out",
-				 r->o.query, major, query_scan_name(qc->scan), qc->min_major, r->queries[i]);
+			snprintf(err, errlen, "--query '%s': %s (%d and later apply it), so the class %s measures nothing the setting changes there; leave it out",
+				 r->o.query, why, qc->min_major, r->queries[i]);
 			return -EINVAL;
 		}
 		snprintf(r->left_out + strlen(r->left_out), sizeof(r->left_out) - strlen(r->left_out),
-			 "%s%s (PostgreSQL %d reads a %s without effective_io_concurrency; %d and later apply it)",
-			 r->left_out[0] ? "; " : "", r->queries[i], major, query_scan_name(qc->scan), qc->min_major);
+			 "%s%s (%s; %d and later apply it)", r->left_out[0] ? "; " : "", r->queries[i], why, qc->min_major);
 	}
 	r->nqueries = k;
 	return 0;

@@ -185,11 +185,12 @@ static int configure(struct sweep_opts *o, struct runner *r, struct bitmap_cfg *
 
 	if (qc && qc->min_major && !o->resume) {
 		struct server s;
-		int major = server_resolve(&o->srv, &s, err, errlen) == 0 ? server_major_of(&s) : 0;
+		char why[256];
 
-		if (major && major < qc->min_major) {
-			snprintf(err, errlen, "--query %s: PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it): the class measures nothing the setting changes there",
-				 o->query, major, query_scan_name(qc->scan), qc->min_major);
+		if (server_resolve(&o->srv, &s, err, errlen) == 0 &&
+		    !query_governed(o->query, server_major_of(&s), why, sizeof(why))) {
+			snprintf(err, errlen, "--query %s: %s (%d and later apply it): the class measures nothing the setting changes there",
+				 o->query, why, qc->min_major);
 			ret = -EINVAL;
 		}
 	}

@@ -40,6 +40,17 @@ const char *query_scan_name(enum query_scan scan)
 	       scan == QUERY_SCAN_PARALLEL_BITMAP ? "Parallel Bitmap Heap Scan" : "Bitmap Heap Scan";
 }
 
+int query_governed(const char *name, int major, char *buf, size_t len)
+{
+	const struct query_class *c = query_class_of(name);
+
+	if (!c || !c->min_major || !major || major >= c->min_major)
+		return 1;
+	snprintf(buf, len, "PostgreSQL %d reads a %s without effective_io_concurrency",
+		 major, query_scan_name(c->scan));
+	return 0;
+}
+
 int query_replayable(const char *name)
 {
 	const struct query_class *c = query_class_of(name);

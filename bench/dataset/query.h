@@ -56,6 +56,12 @@ struct query_class {
 /* The scan's name as EXPLAIN and the reports say it. */
 const char *query_scan_name(enum query_scan scan);
 
+/* Does PostgreSQL MAJOR's setting govern the scan of the class NAME? 1 yes
+ * (or NAME is no class, or MAJOR is 0: not known); 0 no, with BUF saying
+ * "PostgreSQL 15 reads a Seq Scan without effective_io_concurrency" (the
+ * callers add "17 and later apply it" from min_major in their own form). */
+int query_governed(const char *name, int major, char *buf, size_t len);
+
 /* Q measured with replay trials beside it (one backend's bitmap heap reads:
  * not a Seq Scan, not a scan shared by parallel workers)? A file's query is. */
 int query_replayable(const char *name);

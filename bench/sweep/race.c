@@ -253,8 +253,9 @@ static size_t neighbours(struct runner *r, const struct regret *g, int *join, in
 
 /* The values whose companions run in the next rounds: 0, the leading
  * value and its nearest rival (of the values not dropped before this
- * decision and complete, the one of least worst-case regret after it), recorded as plan.racing.replay_values, and after which
- * round in plan.racing.replay_history. */
+ * decision and complete, the one of least worst-case regret after it),
+ * recorded as plan.racing.replay_values, and after which round in
+ * plan.racing.replay_history. */
 static void follow(struct runner *r, const struct regret *g, const unsigned char *dropped)
 {
 	size_t lead = decision_leader(&g->in, &g->d), rival = (size_t)-1;

@@ -104,13 +104,12 @@ static int need_bitmap(const struct bitmap_cfg *b, struct explain_figures *f,
 /* The class's scan is one its server's setting governs (seq: 17 and later). */
 static int check_version(const struct bitmap_cfg *b, PGconn *c, char *err, size_t errlen)
 {
-	const struct query_class *qc = query_class_of(b->q.name);
-	int major = PQserverVersion(c) / 10000;
+	char why[256];
 
-	if (!qc || !qc->min_major || major >= qc->min_major)
+	if (query_governed(b->q.name, PQserverVersion(c) / 10000, why, sizeof(why)))
 		return 0;
-	snprintf(err, errlen, "--query %s: PostgreSQL %d reads a %s without effective_io_concurrency (%d and later apply it): the class measures nothing the setting changes there",
-		 b->q.name, major, query_scan_name(qc->scan), qc->min_major);
+	snprintf(err, errlen, "--query %s: %s (%d and later apply it): the class measures nothing the setting changes there",
+		 b->q.name, why, query_class_of(b->q.name)->min_major);
 	return -EINVAL;
 }
 
